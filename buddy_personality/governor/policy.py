@@ -45,7 +45,7 @@ def _clamp01(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
-def call_policy(
+def call_policy(  # noqa: PLR0917 - positional signature is the bridge's contract
     state: int,
     effort: float,
     persistence: float,
@@ -58,9 +58,11 @@ def call_policy(
     `locked_exploration` is the exploration budget when RECOVERING began; while
     RECOVERING the temperature uses min(exploration, locked_exploration).
     `risk` is accepted for completeness; no call parameter depends on it today.
+    An unknown state value is treated like HALTED: ambiguity resolves to the safe side
+    (DESIGN §1.4).
     """
     del risk
-    if state == STATE_HALTED:
+    if state not in (STATE_IDLE, STATE_RECOVERING):
         return CallPolicy(False, TEMPERATURE_MIN, 0, 0, True)
     locked = state == STATE_RECOVERING
     e = _clamp01(exploration)
