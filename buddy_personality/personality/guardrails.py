@@ -1,0 +1,163 @@
+"""Guardrails (spec 002 §9): config toggles, duration and intensity caps, time limits."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from buddy_personality.personality.storage import (
+    atomic_write_json,
+    move_aside,
+    read_json_object,
+)
+
+
+@dataclass(slots=True)
+class GuardrailConfig:
+    """spec 002 §9.5. All on by default; toggles are for development only.
+
+    HC-1..HC-10 are not toggleable and have no field here.
+    """
+
+    negative_duration_caps: bool = True
+    negative_intensity_caps: bool = True
+    context_gate: bool = True
+    session_time_limit_s: float = 900.0  # RS-1
+    daily_time_limit_s: float = 2700.0  # RS-2
+    memory_consent_required: bool = True  # RS-5
+
+    def set_value(self, key: str, value: str) -> None:
+        """Set one field from text (the set_guardrail service). Raises ValueError."""
+        names = {f.name: f for f in fields(self)}
+        if key not in names:
+            raise ValueError(f"unknown guardrail key {key!r}; known: {sorted(names)}")
+        text = value.strip().lower()
+        if key.endswith("_s"):
+            try:
+                seconds = float(text)
+            except ValueError as exc:
+                raise ValueError(f"{key} needs a number of seconds, got {value!r}") from exc
+            if not math.isfinite(seconds) or seconds <= 0.0:
+                raise ValueError(f"{key} must be a positive finite number, got {value!r}")
+            setattr(self, key, seconds)
+            return
+        if text in ("true", "1", "yes", "on"):
+            setattr(self, key, True)
+        elif text in ("false", "0", "no", "off"):
+            setattr(self, key, False)
+        else:
+            raise ValueError(f"{key} needs true or false, got {value!r}")
+
+
+@dataclass(slots=True, frozen=True)
+class MoodCap:
+    """spec 002 §9.1 row: continuous duration cap, intensity cap, recovery λ."""
+
+    rule_id: str
+    max_duration_s: float
+    max_intensity: float
+    recovery_lambda: float
+
+
+# spec 002 §9.1; SURPRISED: 3.0 s, 0.8 startle rule. Its recovery λ is not given; we use
+# SAD's 0.50 (the gentlest of the table), since SURPRISED is not a negative mood.
+MOOD_CAPS: dict[str, MoodCap] = {
+    "sad": MoodCap("CAP-SAD", 4.0, 0.70, 0.50),
+    "scared": MoodCap("CAP-SCARED", 2.0, 0.60, 0.70),
+    "angry": MoodCap("CAP-ANGRY", 2.0, 0.50, 0.70),
+    "surprised": MoodCap("CAP-SURPRISED", 3.0, 0.80, 0.50),
+}
+
+USAGE_SCHEMA_VERSION = 1
+SECONDS_PER_DAY = 86400.0
+
+
+def local_day(now: float, utc_offset_s: float) -> int:
+    """Days since the epoch in local time: changes at local midnight."""
+    return math.floor((now + utc_offset_s) / SECONDS_PER_DAY)
+
+
+def local_hour(now: float, utc_offset_s: float) -> float:
+    return ((now + utc_offset_s) % SECONDS_PER_DAY) / 3600.0
+
+
+class UsageCounter:
+    """RS-1 session time and RS-2 daily conversation time (spec 002 §9.3, DESIGN §4.1).
+
+    The daily counter is persisted (atomic JSON) and resets at local midnight; the
+    caller supplies wall-clock seconds and the local UTC offset, so no clock is read.
+    """
+
+    SAVE_EVERY_S = 60.0  # while talking, persist at most once a minute (crash safety)
+
+    __slots__ = (
+        "_dirty_s",
+        "_path",
+        "daily_s",
+        "day",
+        "last_boot_day",
+        "session_s",
+        "utc_offset_s",
+        "warnings",
+    )
+
+    def __init__(self, path: Path | None, utc_offset_s: float, now: float) -> None:
+        self._path = path
+        self.utc_offset_s = utc_offset_s
+        self.day = local_day(now, utc_offset_s)
+        self.daily_s = 0.0
+        self.session_s = 0.0
+        self.last_boot_day: int | None = None
+        self._dirty_s = 0.0
+        self.warnings: list[str] = []
+        self._load(now)
+
+    def _load(self, now: float) -> None:
+        if self._path is None:
+            return
+        try:
+            data = read_json_object(self._path)
+            if data is None:
+                return
+            if data.get("version") != USAGE_SCHEMA_VERSION:
+                raise ValueError(f"unknown schema version {data.get('version')!r}")
+            day = int(data["local_day"])
+            daily = float(data["daily_conversation_s"])
+            boot = data.get("last_boot_local_day")
+            if not math.isfinite(daily) or daily < 0.0:
+                raise ValueError("daily_conversation_s out of range")
+        except (ValueError, KeyError, TypeError) as exc:
+            aside = move_aside(self._path, now)
+            self.warnings.append(f"usage file {self._path} corrupt ({exc}); moved to {aside}")
+            return
+        self.last_boot_day = int(boot) if boot is not None else None
+        if day == self.day:
+            self.daily_s = daily
+
+    def save(self) -> None:
+        self._dirty_s = 0.0
+        if self._path is None:
+            return
+        atomic_write_json(self._path, {
+            "version": USAGE_SCHEMA_VERSION,
+            "local_day": self.day,
+            "daily_conversation_s": self.daily_s,
+            "last_boot_local_day": self.last_boot_day,
+        })
+
+    def roll_day(self, now: float) -> bool:
+        """Reset the daily counter at local midnight. True when the day changed."""
+        day = local_day(now, self.utc_offset_s)
+        if day == self.day:
+            return False
+        self.day = day
+        self.daily_s = 0.0
+        return True
+
+    def add_conversation_time(self, dt: float) -> None:
+        self.session_s += dt
+        self.daily_s += dt
+        self._dirty_s += dt
+        if self._dirty_s >= self.SAVE_EVERY_S:
+            self.save()

@@ -1,0 +1,262 @@
+"""Persistent semantic memory (spec 002 §8; DESIGN §6.1 wall-clock timestamps, RS-5)."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from buddy_personality.personality.storage import (
+    atomic_write_json,
+    move_aside,
+    read_json_object,
+)
+
+SCHEMA_VERSION = 1
+MAX_ENTRIES = 50  # spec 002 §8.4
+DAY_S = 86400.0
+BIAS_LIMIT = 0.10  # spec 002 §8.1: biases in [-0.10, +0.10]
+# HC-3: only short semantic labels, never transcripts (MemoryTag.msg: snake_case, 2-48 chars)
+TAG_PATTERN = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
+TAG_MIN_LEN = 2
+TAG_MAX_LEN = 48
+SOURCES = frozenset({"llm_extract", "rule_infer"})
+
+
+@dataclass(slots=True, frozen=True)
+class Tier:
+    """spec 002 §8.2 row."""
+
+    tier_id: str
+    half_life_s: float  # math.inf: never decays
+    max_entries: int
+    floor: float
+
+    @property
+    def decay_lambda(self) -> float:
+        return 0.0 if math.isinf(self.half_life_s) else math.log(2.0) / self.half_life_s
+
+
+# spec 002 §8.2
+TIERS: dict[str, Tier] = {
+    "name": Tier("T0", math.inf, 1, 1.0),
+    "ritual": Tier("T1", 90 * DAY_S, 5, 0.10),
+    "topic": Tier("T2", 21 * DAY_S, 20, 0.0),
+    "tone": Tier("T3", 7 * DAY_S, 3, 0.0),
+    "preference": Tier("T4", 4 * DAY_S, 10, 0.0),
+}
+
+
+@dataclass(slots=True)
+class MemoryEntry:
+    """spec 002 §8.1. Timestamps are wall-clock seconds (DESIGN §6.1)."""
+
+    tag: str
+    category: str
+    valence_bias: float
+    arousal_bias: float
+    initial_strength: float
+    created_ts: float
+    last_reinforced_ts: float
+    reinforcement_count: int
+    decay_lambda: float
+    source: str
+
+    def current_strength(self, now: float) -> float:
+        """Exponential decay since the last reinforcement, never below the tier floor."""
+        age_s = max(0.0, now - self.last_reinforced_ts)
+        s = self.initial_strength * math.exp(-self.decay_lambda * age_s)
+        return max(TIERS[self.category].floor, s)
+
+
+def validate_tag(tag: str) -> str | None:
+    """The reason a tag is refused, or None if it is a short snake_case label."""
+    if not isinstance(tag, str):
+        return "not a string"
+    if not TAG_MIN_LEN <= len(tag) <= TAG_MAX_LEN:
+        return f"length {len(tag)} outside [{TAG_MIN_LEN}, {TAG_MAX_LEN}]"
+    if not TAG_PATTERN.match(tag):
+        return "not a snake_case label"
+    return None
+
+
+def _check_bias(name: str, value: float) -> float:
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} is not finite")
+    if abs(value) > BIAS_LIMIT + 1e-12:
+        raise ValueError(f"{name} {value} outside [-{BIAS_LIMIT}, {BIAS_LIMIT}]")
+    return value
+
+
+@dataclass(slots=True, frozen=True)
+class StoreResult:
+    """Outcome of one `remember` call."""
+
+    stored: bool
+    reinforced: bool
+    evicted: str | None
+    reason: str | None  # why it was refused
+
+
+class MemoryStore:
+    """At most 50 entries, per-tier caps, lowest-strength eviction, atomic JSON file."""
+
+    def __init__(self, path: Path | None, now: float) -> None:
+        self._path = path
+        self._entries: dict[str, MemoryEntry] = {}
+        self.session_count = 0
+        self.total_conversation_s = 0.0
+        self.created_ts = now
+        self.version = 0  # bumped on every change, for the engine's bias cache
+        self.warnings: list[str] = []
+        self._load(now)
+
+    # -- queries -----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, tag: str) -> MemoryEntry | None:
+        return self._entries.get(tag)
+
+    def entries(self) -> list[MemoryEntry]:
+        return list(self._entries.values())
+
+    def strongest(self, now: float, limit: int | None = None) -> list[tuple[MemoryEntry, float]]:
+        """(entry, strength), strongest first; ties by tag for determinism."""
+        ranked = sorted(
+            ((e, e.current_strength(now)) for e in self._entries.values()),
+            key=lambda es: (-es[1], es[0].tag),
+        )
+        return ranked if limit is None else ranked[:limit]
+
+    def bias(self, now: float) -> tuple[float, float]:
+        """Σ bias × strength over entries above the §8.3 threshold (before MEMORY_WEIGHT)."""
+        bv = 0.0
+        ba = 0.0
+        for e in self._entries.values():
+            s = e.current_strength(now)
+            if s > 0.05:
+                bv += e.valence_bias * s
+                ba += e.arousal_bias * s
+        return bv, ba
+
+    # -- changes -----------------------------------------------------------------------
+    def remember(self, tag: str, category: str, valence_bias: float, arousal_bias: float,
+                 now: float, source: str = "llm_extract") -> StoreResult:
+        """Add a tag, or reinforce it if known. Refusals carry a reason; nothing raises."""
+        reason = validate_tag(tag)
+        if reason is None and category not in TIERS:
+            reason = f"unknown category {category!r}"
+        if reason is None and source not in SOURCES:
+            reason = f"unknown source {source!r}"
+        if reason is None:
+            try:
+                valence_bias = _check_bias("valence_bias", valence_bias)
+                arousal_bias = _check_bias("arousal_bias", arousal_bias)
+            except (TypeError, ValueError) as exc:
+                reason = str(exc)
+        if reason is not None:
+            return StoreResult(False, False, None, reason)
+        tier = TIERS[category]
+        existing = self._entries.get(tag)
+        if existing is not None:
+            # spec 002 §8.1: reinforcement restores full strength and restarts decay.
+            existing.category = category
+            existing.decay_lambda = tier.decay_lambda
+            existing.valence_bias = valence_bias
+            existing.arousal_bias = arousal_bias
+            existing.initial_strength = 1.0
+            existing.last_reinforced_ts = now
+            existing.reinforcement_count += 1
+            self.version += 1
+            return StoreResult(True, True, None, None)
+        evicted = None
+        same_tier = [e for e in self._entries.values() if e.category == category]
+        if len(same_tier) >= tier.max_entries:
+            evicted = self._evict(same_tier, now)
+        elif len(self._entries) >= MAX_ENTRIES:
+            evicted = self._evict(list(self._entries.values()), now)
+        self._entries[tag] = MemoryEntry(
+            tag=tag, category=category, valence_bias=valence_bias, arousal_bias=arousal_bias,
+            initial_strength=1.0, created_ts=now, last_reinforced_ts=now,
+            reinforcement_count=0, decay_lambda=tier.decay_lambda, source=source,
+        )
+        self.version += 1
+        return StoreResult(True, False, evicted, None)
+
+    def _evict(self, candidates: list[MemoryEntry], now: float) -> str:
+        """spec 002 §8.4: the lowest current strength goes (oldest reinforcement on ties)."""
+        victim = min(candidates,
+                     key=lambda e: (e.current_strength(now), e.last_reinforced_ts, e.tag))
+        del self._entries[victim.tag]
+        return victim.tag
+
+    def reset(self) -> None:
+        """'Forget everything' (spec 002 §8.5): wipe entries and counters, then save."""
+        self._entries.clear()
+        self.session_count = 0
+        self.total_conversation_s = 0.0
+        self.version += 1
+        self.save()
+
+    # -- persistence -------------------------------------------------------------------
+    def save(self) -> None:
+        if self._path is None:
+            return
+        atomic_write_json(self._path, {
+            "version": SCHEMA_VERSION,
+            "entries": [asdict(e) for e in self._entries.values()],
+            "session_count": self.session_count,
+            "total_conversation_s": self.total_conversation_s,
+            "created_ts": self.created_ts,
+        })
+
+    def _load(self, now: float) -> None:
+        if self._path is None:
+            return
+        try:
+            data = read_json_object(self._path)
+            if data is None:
+                return
+            entries = self._parse(data)
+        except (ValueError, KeyError, TypeError) as exc:
+            aside = move_aside(self._path, now)
+            self.warnings.append(
+                f"memory file {self._path} is corrupt ({exc}); moved to {aside}, starting empty")
+            return
+        self._entries = {e.tag: e for e in entries}
+        self.session_count = int(data.get("session_count", 0))
+        self.total_conversation_s = float(data.get("total_conversation_s", 0.0))
+        self.created_ts = float(data.get("created_ts", now))
+
+    @staticmethod
+    def _parse(data: dict) -> list[MemoryEntry]:
+        if data.get("version") != SCHEMA_VERSION:
+            raise ValueError(f"unknown schema version {data.get('version')!r}")
+        raw = data["entries"]
+        if not isinstance(raw, list):
+            raise ValueError("entries is not a list")
+        out: list[MemoryEntry] = []
+        for item in raw:
+            entry = MemoryEntry(
+                tag=str(item["tag"]), category=str(item["category"]),
+                valence_bias=_check_bias("valence_bias", item["valence_bias"]),
+                arousal_bias=_check_bias("arousal_bias", item["arousal_bias"]),
+                initial_strength=float(item["initial_strength"]),
+                created_ts=float(item["created_ts"]),
+                last_reinforced_ts=float(item["last_reinforced_ts"]),
+                reinforcement_count=int(item["reinforcement_count"]),
+                decay_lambda=TIERS[str(item["category"])].decay_lambda,
+                source=str(item["source"]),
+            )
+            reason = validate_tag(entry.tag)
+            if reason is not None:
+                raise ValueError(f"stored tag {entry.tag!r}: {reason}")
+            if not (math.isfinite(entry.initial_strength) and 0.0 <= entry.initial_strength <= 1.0):
+                raise ValueError(f"stored tag {entry.tag!r}: strength out of range")
+            out.append(entry)
+        if len(out) > MAX_ENTRIES:
+            raise ValueError(f"{len(out)} entries exceed the {MAX_ENTRIES} limit")
+        return out

@@ -1,0 +1,118 @@
+"""Plain records the engine returns (spec 002 §10.4-§10.5, §12.5; DESIGN §3 interfaces)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# PersonalitySnapshot constants, repeated here so the core imports no ROS.
+LAYER_RULES = 0
+LAYER_LLM = 1
+IDLE_AWAKE = 0
+IDLE_DROWSY = 1
+IDLE_ASLEEP = 2
+IDLE_STATE_NAMES = {IDLE_AWAKE: "awake", IDLE_DROWSY: "drowsy", IDLE_ASLEEP: "asleep"}
+
+
+@dataclass(slots=True, frozen=True)
+class Snapshot:
+    """spec 002 §10.5 plus the tonic layer (DESIGN §6.4). `stamp` is the `now` given."""
+
+    stamp: float
+    mood: str
+    intensity: float
+    valence: float
+    arousal: float
+    tonic_valence: float
+    tonic_arousal: float
+    layer: int
+    conversation_active: bool
+    idle_state: int
+
+
+@dataclass(slots=True, frozen=True)
+class MoodChange:
+    """spec 002 §10.4 mood_changed."""
+
+    stamp: float
+    prev: str
+    next: str
+    cause: str
+    intensity: float
+
+
+@dataclass(slots=True, frozen=True)
+class GuardrailTriggered:
+    """spec 002 §10.4 guardrail_triggered (rule ids as in GuardrailEvent.msg)."""
+
+    stamp: float
+    rule_id: str
+    action: str
+    details: str
+
+
+@dataclass(slots=True, frozen=True)
+class LlmProfile:
+    """spec 002 §12.5 data; the LLM bridge renders it into words (DESIGN §6.6)."""
+
+    stamp: float
+    mood: str
+    intensity: float
+    valence: float
+    arousal: float
+    tonic_valence: float
+    tonic_arousal: float
+    session_id: str
+    turn_id: int
+    memory_tags: tuple[str, ...]
+    conversation_arc: str
+    layer: int
+    conversation_active: bool
+
+
+@dataclass(slots=True, frozen=True)
+class MemoryView:
+    """One stored memory for the parent viewer (RS-4)."""
+
+    tag: str
+    category: str
+    strength: float
+    valence_bias: float
+    arousal_bias: float
+    created: float
+    last_reinforced: float
+    reinforcement_count: int
+    source: str
+
+
+@dataclass(slots=True, frozen=True)
+class MemoryReport:
+    """What happened to the tags of one memory extract."""
+
+    stored: tuple[str, ...]
+    reinforced: tuple[str, ...]
+    evicted: tuple[str, ...]
+    rejected: tuple[tuple[str, str], ...]  # (tag, reason)
+    refused_reason: str | None  # set when the consent gate refused the whole extract
+
+
+Event = MoodChange | GuardrailTriggered
+
+NO_EVENTS: tuple[Event, ...] = ()
+
+
+@dataclass(slots=True, frozen=True)
+class EngineOutput:
+    """What one engine call produced. `profile` is set when the LLM profile is due."""
+
+    snapshot: Snapshot
+    events: tuple[Event, ...] = NO_EVENTS
+    profile: LlmProfile | None = None
+    memory_report: MemoryReport | None = None
+
+    @property
+    def mood_changes(self) -> tuple[MoodChange, ...]:
+        return tuple(e for e in self.events if isinstance(e, MoodChange))
+
+    @property
+    def guardrail_events(self) -> tuple[GuardrailTriggered, ...]:
+        return tuple(e for e in self.events if isinstance(e, GuardrailTriggered))
