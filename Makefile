@@ -1,0 +1,21 @@
+# Buddy: two commands a newcomer needs (README): `make run` and `make test`.
+.PHONY: setup run test lint clean lock
+
+setup:
+	@bash scripts/setup.sh
+
+run: setup
+	@AMENT_PREFIX_PATH=$(CURDIR)/.venv .venv/bin/buddy run $(ARGS)
+
+test:
+	@bash scripts/test.sh $(ARGS)
+
+lint: setup
+	@.venv/bin/ruff check .
+
+lock:
+	@.venv/bin/python -m pip freeze --exclude-editable | grep -v '^buddy' > constraints.txt.new \
+	  && echo "review constraints.txt.new, then move it over constraints.txt"
+
+clean:
+	rm -rf build .venv

@@ -1,0 +1,54 @@
+"""The whole graph in one process (DESIGN §7): the same node classes, names, namespace and
+parameter file as robot.launch.py, on one executor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+
+from buddy_personality.nodes.face_driver_node import FaceDriverNode
+from buddy_personality.nodes.governor_node import GovernorNode
+from buddy_personality.nodes.identity_node import IdentityNode
+from buddy_personality.nodes.llm_bridge_node import LlmBridgeNode
+from buddy_personality.nodes.personality_node import PersonalityNode
+
+NAMESPACE = "buddy"
+
+# name -> class; the order is the start order (the engine first, so its latched snapshot
+# is there when the face driver starts).
+NODE_CLASSES: dict[str, Callable[..., Node]] = {
+    "personality": PersonalityNode,
+    "governor": GovernorNode,
+    "identity": IdentityNode,
+    "llm_bridge": LlmBridgeNode,
+    "face_driver": FaceDriverNode,
+}
+
+
+def default_params_file() -> Path:
+    return Path(__file__).resolve().parents[2] / "config" / "robot.yaml"
+
+
+@dataclass(slots=True)
+class GraphOptions:
+    """Per-node parameter overrides on top of the parameter file."""
+
+    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    namespace: str = NAMESPACE
+
+
+def create_graph(options: GraphOptions | None = None, **node_kwargs: Any) -> list[Node]:
+    """Instantiate the five nodes. Parameters from a file come through the context's
+    arguments (`--ros-args --params-file robot.yaml` given to rclpy.init)."""
+    options = options or GraphOptions()
+    nodes: list[Node] = []
+    for name, cls in NODE_CLASSES.items():
+        overrides = [Parameter(k, value=v) for k, v in options.overrides.get(name, {}).items()]
+        nodes.append(cls(namespace=options.namespace, parameter_overrides=overrides,
+                         **node_kwargs))
+    return nodes

@@ -1,0 +1,1 @@
+"""Shared plumbing of the thin nodes: QoS, parameters, diagnostics, rejections, main()."""

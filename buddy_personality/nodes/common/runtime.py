@@ -1,0 +1,44 @@
+"""The `main()` of every node (brief: spin; KeyboardInterrupt / ExternalShutdownException;
+destroy_node; try_shutdown; exit 0 on Ctrl-C and SIGTERM) and small clock helpers."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+
+import rclpy
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+from rclpy.node import Node
+
+from buddy_personality.dds_confinement import confine_dds
+from buddy_personality.nodes.common.parameters import ParameterError
+
+
+def now_s(node: Node) -> float:
+    """The node clock in seconds (sim time when use_sim_time is set)."""
+    return node.get_clock().now().nanoseconds * 1e-9
+
+
+def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> int:
+    """Run one node until Ctrl-C or SIGTERM; returns the process exit code.
+
+    DDS is confined to this machine unless BUDDY_DDS=network (DESIGN §5).
+    """
+    confine_dds()
+    rclpy.init(args=list(args) if args is not None else sys.argv)
+    node: Node | None = None
+    try:
+        node = factory()
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        executor.spin()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    except ParameterError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+    return 0

