@@ -1,1 +1,35 @@
-"""identity"""
+"""Identity, consent and permissions: every FSM of spec 004 as a ROS-free core.
+
+`IdentityCore` (core.py) owns the machines and applies the cross-FSM rules; each machine's
+table lives in its own module so it can be read against the spec line by line.
+"""
+
+from .config import IdentityConfig
+from .core import IdentityCore
+from .profiles import Profile, ProfileStore, write_household
+from .records import (
+    BirthdayGreeting,
+    ConsentInput,
+    ConsentSnapshot,
+    IdentityInput,
+    IdentitySnapshot,
+    Outcome,
+    Reply,
+    ResetMemory,
+)
+
+__all__ = [
+    "BirthdayGreeting",
+    "ConsentInput",
+    "ConsentSnapshot",
+    "IdentityConfig",
+    "IdentityCore",
+    "IdentityInput",
+    "IdentitySnapshot",
+    "Outcome",
+    "Profile",
+    "ProfileStore",
+    "Reply",
+    "ResetMemory",
+    "write_household",
+]
