@@ -1,0 +1,583 @@
+"""The LLM bridge core: conversation manager + event-driven cognition (DESIGN §4.5).
+
+`BridgeCore` is the whole behaviour of the `llm_bridge` node without ROS: every input is a
+method taking `now` (seconds); every method returns a `Step` listing what to publish and,
+when cognition is due, a `CallRequest` for the LLM client. The node runs that request in
+a worker thread and feeds the streamed emotion (`on_inline_emotion`) and the result
+(`on_call_result`) back. The core never blocks and never reads a clock.
+
+Session lifecycle: IDLE -> (wake utterance: LISTENING | PTT press: PTT) -> THINKING ->
+SPEAKING -> LISTENING ... -> DONE -> IDLE. Buddy never starts a session or speaks without
+a child addressing it first (PE-5). Sessions end on goodbye, silence timeout, RS-1 /
+RS-2 guardrail events, a HALTED governor, or the end_conversation service.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from buddy_personality.cognition.client import CallResult
+from buddy_personality.cognition.context import HistoryTurn, build_messages
+from buddy_personality.cognition.conversation import (
+    DEFAULT_WAKE_PHRASE,
+    is_goodbye,
+    split_wake,
+)
+from buddy_personality.cognition.gate import (
+    EVENT_SYSTEM,
+    EVENT_UTTERANCE,
+    CognitionGate,
+    GateConfig,
+    GateDecision,
+    GateInputs,
+)
+from buddy_personality.cognition.health import HealthConfig, ServerHealth
+from buddy_personality.cognition.intentions import IntentionStore
+from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE, layer0_reply
+from buddy_personality.cognition.mapping import (
+    GovernorSignalRecord,
+    Intent,
+    MemoryTagRecord,
+    TurnOutcome,
+    governor_signal,
+    hybrid_intent,
+    inline_intent,
+    memory_record,
+    post_intent,
+)
+from buddy_personality.cognition.views import (
+    GOV_HALTED,
+    GovernorView,
+    IdentityView,
+    ProfileView,
+)
+from buddy_personality.cognition.vocabulary import GESTURES, MOOD_SET
+from buddy_personality.governor.policy import CallPolicy, call_policy
+
+# buddy_msgs/ConversationPhase
+PHASE_IDLE, PHASE_ATTENTION, PHASE_LISTENING, PHASE_PTT = 0, 1, 2, 3
+PHASE_THINKING, PHASE_SPEAKING, PHASE_ERROR, PHASE_DONE = 4, 5, 6, 7
+# buddy_msgs/ConversationEvent
+CONV_STARTED, CONV_ENDED = 0, 1
+TRIGGER_WAKE, TRIGGER_PTT = "wake_word", "ptt"
+END_GOODBYE, END_SILENCE, END_SESSION_LIMIT = "goodbye", "silence_timeout", "session_limit"
+END_DAILY_LIMIT, END_GOVERNOR_HALTED, END_REQUESTED = (
+    "daily_limit", "governor_halted", "requested",
+)
+# buddy_msgs/ButtonEvent
+BUTTON_PTT = 0
+BTN_PRESS, BTN_RELEASE, BTN_TOGGLE, BTN_CLICK = 0, 1, 2, 3
+# GuardrailEvent actions that lift an RS-2 lockout (the daily counter was reset).
+LOCKOUT_LIFT_ACTIONS = frozenset({"lifted", "reset", "daily_reset", "budget_reset"})
+
+
+@dataclass(slots=True, frozen=True)
+class BridgeConfig:
+    wake_phrase: str = DEFAULT_WAKE_PHRASE
+    silence_timeout_s: float = 30.0
+    session_limit_s: float = 900.0      # RS-1 (spec 002 §9.3): urgency of the governor signal
+    speech_rate_wps: float = 2.5        # words per second, to estimate when speaking ends
+    speech_pad_s: float = 0.5
+    done_hold_s: float = 1.5            # DONE shown this long before IDLE
+    lockout_s: float = 6 * 3600.0       # RS-2 lockout, renewed by every RS-2 event
+    lockout_line_repeat_s: float = 20.0 # at most one lockout line per this interval
+    energy_axis: float = 0.40           # personality energy axis, rendered in words
+    max_utterance_chars: int = 500
+
+
+@dataclass(slots=True, frozen=True)
+class PhaseOut:
+    phase: int
+    session_id: str
+
+
+@dataclass(slots=True, frozen=True)
+class ConversationOut:
+    kind: int
+    session_id: str
+    trigger: str
+    turns: int
+
+
+@dataclass(slots=True, frozen=True)
+class IntentOut:
+    intent: Intent
+    session_id: str
+    turn_id: int
+
+
+@dataclass(slots=True, frozen=True)
+class SayOut:
+    text: str
+    emotion: str        # the personality's current mood (spec 002 §11.5)
+    session_id: str
+    turn_id: int
+
+
+@dataclass(slots=True, frozen=True)
+class MemoryOut:
+    session_id: str
+    turn_id: int
+    tags: tuple[MemoryTagRecord, ...]
+
+
+@dataclass(slots=True, frozen=True)
+class SignalOut:
+    signal: GovernorSignalRecord
+    session_id: str
+
+
+@dataclass(slots=True, frozen=True)
+class CallRequest:
+    ticket: int
+    session_id: str
+    turn_id: int
+    messages: list[dict[str, str]]
+    policy: CallPolicy
+
+
+@dataclass(slots=True)
+class Step:
+    phases: list[PhaseOut] = field(default_factory=list)
+    conversation: list[ConversationOut] = field(default_factory=list)
+    intents: list[IntentOut] = field(default_factory=list)
+    says: list[SayOut] = field(default_factory=list)
+    gestures: list[int] = field(default_factory=list)
+    memories: list[MemoryOut] = field(default_factory=list)
+    signals: list[SignalOut] = field(default_factory=list)
+    system_events: list[int] = field(default_factory=list)
+    call: CallRequest | None = None
+    cancel_ticket: int | None = None
+    probe: bool = False
+    governor_reset: str | None = None   # session id of the new governor episode
+    notes: list[str] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (self.phases or self.conversation or self.intents or self.says
+                    or self.gestures or self.memories or self.signals or self.system_events
+                    or self.call or self.probe or self.governor_reset
+                    or self.cancel_ticket is not None)
+
+
+@dataclass(slots=True)
+class _Pending:
+    ticket: int
+    turn_id: int
+    text: str
+    inline_sent: bool = False
+
+
+@dataclass(slots=True)
+class Session:
+    session_id: str
+    trigger: str
+    started_at: float
+    phase: int
+    last_activity: float
+    turns: int = 0
+    speaking_until: float = 0.0
+    history: list[HistoryTurn] = field(default_factory=list)
+    topics_seen: set[str] = field(default_factory=set)
+    intentions: IntentionStore = field(default_factory=IntentionStore)
+    pending: _Pending | None = None
+    stale_episode: int | None = None    # governor episode before our reset; ignored
+
+
+@dataclass(slots=True)
+class BridgeStats:
+    calls: int = 0
+    call_failures: int = 0
+    failed_attempts: int = 0
+    last_latency_s: float = 0.0
+    max_latency_s: float = 0.0
+    gate: dict[str, int] = field(default_factory=dict)
+    layer0_replies: int = 0
+    sessions: int = 0
+    dropped_parts: int = 0
+    ignored_outside_session: int = 0
+    ignored_partial: int = 0
+    busy_dropped: int = 0
+    lockout_refusals: int = 0
+    stale_results: int = 0
+    last_error: str = ""
+
+
+class BridgeCore:
+    def __init__(
+        self,
+        rng: random.Random,
+        server_configured: bool,
+        config: BridgeConfig | None = None,
+        gate: GateConfig | None = None,
+        health: HealthConfig | None = None,
+    ) -> None:
+        self.config = config or BridgeConfig()
+        self.rng = rng
+        self.gate = CognitionGate(gate)
+        self.health = ServerHealth(server_configured, health)
+        self.stats = BridgeStats()
+        self.session: Session | None = None
+        self.profile = ProfileView()
+        self.identity = IdentityView()
+        self.governor = GovernorView()
+        self._governor_seen = False
+        self.mood = "neutral"            # personality/snapshot mood, the TTS tag (§11.5)
+        self.phase = PHASE_IDLE
+        self._idle_at: float | None = None
+        self._lockout_until: float | None = None
+        self._last_lockout_line: float | None = None
+        self._ticket = 0
+        self._probe_pending = False
+
+    # --- state inputs -------------------------------------------------------------------
+    @property
+    def layer(self) -> int:
+        return self.health.layer
+
+    def on_profile(self, now: float, profile: ProfileView) -> Step:
+        del now
+        self.profile = profile
+        return Step()
+
+    def on_snapshot_mood(self, now: float, mood: str) -> Step:
+        del now
+        if mood in MOOD_SET:
+            self.mood = mood
+        return Step()
+
+    def on_identity(self, now: float, identity: IdentityView) -> Step:
+        del now
+        self.identity = identity
+        return Step()
+
+    def on_governor(self, now: float, view: GovernorView) -> Step:
+        self.governor = view
+        self._governor_seen = True
+        s = self.session
+        if s is None:
+            return Step()
+        if s.stale_episode is not None and view.episode_id == s.stale_episode:
+            return Step(notes=["governor state of the previous episode ignored"])
+        s.stale_episode = None
+        if view.state == GOV_HALTED:
+            # DESIGN §4.2: HALTED = no more calls this session; close kindly.
+            return self._end(now, END_GOVERNOR_HALTED)
+        return Step()
+
+    def _governor_now(self) -> GovernorView:
+        s = self.session
+        if s is not None and s.stale_episode is not None:
+            return GovernorView()   # the reset episode starts fresh
+        return self.governor
+
+    def policy(self) -> CallPolicy:
+        g = self._governor_now()
+        return call_policy(g.state, g.effort, g.persistence, g.risk, g.exploration)
+
+    # --- conversation inputs ------------------------------------------------------------
+    def on_utterance(self, now: float, text: str, is_final: bool = True) -> Step:
+        if not is_final:
+            self.stats.ignored_partial += 1
+            return Step()
+        text = " ".join(str(text).split())[: self.config.max_utterance_chars]
+        s = self.session
+        woke, rest = split_wake(text, self.config.wake_phrase)
+        if s is None:
+            if not woke:
+                # PE-5: Buddy does not react to talk that is not addressed to it.
+                self.stats.ignored_outside_session += 1
+                return Step()
+            step = self._start(now, TRIGGER_WAKE)
+            if self.session is None:          # refused (RS-2 lockout)
+                return step
+            if rest:
+                self._merge(step, self._turn(now, rest))
+            return step
+        if woke:
+            text = rest
+            if not text:
+                s.last_activity = now
+                return Step()
+        if is_goodbye(text):
+            return self._end(now, END_GOODBYE)
+        if s.pending is not None:
+            self.stats.busy_dropped += 1
+            return Step(notes=["utterance while thinking dropped"])
+        return self._turn(now, text)
+
+    def on_button(self, now: float, button_id: int, event_type: int) -> Step:
+        if button_id != BUTTON_PTT:
+            return Step()
+        s = self.session
+        if event_type in (BTN_PRESS, BTN_CLICK, BTN_TOGGLE):
+            if s is None:
+                return self._start(now, TRIGGER_PTT)
+            s.last_activity = now
+            if s.pending is None and s.phase != PHASE_PTT:
+                return self._set_phase(Step(), PHASE_PTT)
+            return Step()
+        if event_type == BTN_RELEASE and s is not None and s.phase == PHASE_PTT:
+            s.last_activity = now
+            return self._set_phase(Step(), PHASE_LISTENING)
+        return Step()
+
+    def on_guardrail(self, now: float, rule_id: str, action: str = "") -> Step:
+        if rule_id == "RS-1" and self.session is not None:
+            return self._end(now, END_SESSION_LIMIT)
+        if rule_id == "RS-2":
+            if action in LOCKOUT_LIFT_ACTIONS:
+                self._lockout_until = None
+                return Step(notes=["RS-2 lockout lifted"])
+            self._lockout_until = now + self.config.lockout_s
+            if self.session is not None:
+                return self._end(now, END_DAILY_LIMIT)
+        return Step()
+
+    def on_system_event(self, now: float, kind: int) -> Step:
+        """System events pass the gate for accounting; by default they never call (PE-5)."""
+        d = self.gate.decide(now, GateInputs(EVENT_SYSTEM, self.session is not None,
+                                             energy=self._governor_now().effort))
+        self._count_gate(d)
+        del kind
+        return Step()
+
+    def end_conversation(self, now: float) -> tuple[bool, Step]:
+        if self.session is None:
+            return False, Step()
+        return True, self._end(now, END_REQUESTED)
+
+    def tick(self, now: float) -> Step:
+        step = Step()
+        s = self.session
+        if s is not None:
+            if s.phase == PHASE_SPEAKING and now >= s.speaking_until:
+                s.last_activity = now
+                self._set_phase(step, PHASE_LISTENING)
+            elif (
+                s.phase in (PHASE_LISTENING, PHASE_PTT)
+                and s.pending is None
+                and now - s.last_activity >= self.config.silence_timeout_s
+            ):
+                self._merge(step, self._end(now, END_SILENCE))
+        elif self.phase == PHASE_DONE and self._idle_at is not None and now >= self._idle_at:
+            self._idle_at = None
+            self._set_phase(step, PHASE_IDLE)
+        if not self._probe_pending and self.health.probe_due(now):
+            self.health.probe_started(now)
+            self._probe_pending = True
+            step.probe = True
+        return step
+
+    def on_probe_result(self, now: float, ok: bool) -> Step:
+        self._probe_pending = False
+        step = Step()
+        ev = self.health.record_success(now) if ok else self.health.record_failure(
+            now, probe=True)
+        if ev is not None:
+            step.system_events.append(ev)
+        return step
+
+    # --- LLM results --------------------------------------------------------------------
+    def on_inline_emotion(self, now: float, ticket: int, emotion: str) -> Step:
+        del now
+        s = self.session
+        if s is None or s.pending is None or s.pending.ticket != ticket:
+            return Step()
+        if emotion not in MOOD_SET or s.pending.inline_sent:
+            return Step()
+        s.pending.inline_sent = True
+        return Step(intents=[IntentOut(inline_intent(emotion), s.session_id,
+                                       s.pending.turn_id)])
+
+    def on_call_result(self, now: float, ticket: int, result: CallResult) -> Step:
+        step = Step()
+        st = self.stats
+        st.failed_attempts += result.failed_attempts
+        st.last_latency_s = result.latency_s
+        st.max_latency_s = max(st.max_latency_s, result.latency_s)
+        if not result.cancelled:
+            if result.ok:
+                ev = self.health.record_success(now)
+            else:
+                st.call_failures += 1
+                st.last_error = "; ".join(result.errors[-2:])
+                ev = self.health.record_failure(now)
+            if ev is not None:
+                step.system_events.append(ev)
+        s = self.session
+        if s is None or s.pending is None or s.pending.ticket != ticket:
+            st.stale_results += 1
+            return step
+        pending = s.pending
+        s.pending = None
+        if result.ok and result.response is not None:
+            self._merge(step, self._answer_llm(now, s, pending, result))
+        else:
+            reply = layer0_reply(pending.text, pending.turn_id)
+            self._merge(step, self._answer(now, s, pending.turn_id, pending.text, reply,
+                                           "failed", failed_attempts=result.failed_attempts))
+        return step
+
+    # --- internals ----------------------------------------------------------------------
+    def _count_gate(self, d: GateDecision) -> None:
+        self.stats.gate[d.reason] = self.stats.gate.get(d.reason, 0) + 1
+
+    def _new_session_id(self) -> str:
+        return f"{self.rng.getrandbits(48):012x}"
+
+    def _set_phase(self, step: Step, phase: int) -> Step:
+        sid = self.session.session_id if self.session is not None else ""
+        if self.session is not None:
+            self.session.phase = phase
+        self.phase = phase
+        step.phases.append(PhaseOut(phase, sid if phase != PHASE_IDLE else ""))
+        return step
+
+    @staticmethod
+    def _merge(into: Step, other: Step) -> None:
+        into.phases += other.phases
+        into.conversation += other.conversation
+        into.intents += other.intents
+        into.says += other.says
+        into.gestures += other.gestures
+        into.memories += other.memories
+        into.signals += other.signals
+        into.system_events += other.system_events
+        into.notes += other.notes
+        into.call = other.call or into.call
+        into.probe = into.probe or other.probe
+        into.governor_reset = other.governor_reset or into.governor_reset
+        if other.cancel_ticket is not None:
+            into.cancel_ticket = other.cancel_ticket
+
+    def _speech_duration(self, text: str) -> float:
+        words = max(1, len(text.split()))
+        return words / max(0.5, self.config.speech_rate_wps) + self.config.speech_pad_s
+
+    def _start(self, now: float, trigger: str) -> Step:
+        if self._lockout_until is not None and now < self._lockout_until:
+            # RS-2: one short friendly line, nothing more (no session, no phase change).
+            self.stats.lockout_refusals += 1
+            last = self._last_lockout_line
+            if last is not None and now - last < self.config.lockout_line_repeat_s:
+                return Step(notes=["RS-2 lockout: repeated attempt, no line"])
+            self._last_lockout_line = now
+            return Step(says=[SayOut(LOCKOUT_LINE, self.mood, "", 0)],
+                        notes=["RS-2 lockout: session refused"])
+        sid = self._new_session_id()
+        self.session = Session(
+            session_id=sid, trigger=trigger, started_at=now,
+            phase=PHASE_IDLE, last_activity=now,
+            stale_episode=self.governor.episode_id if self._governor_seen else None,
+        )
+        self._idle_at = None
+        self.stats.sessions += 1
+        step = Step(conversation=[ConversationOut(CONV_STARTED, sid, trigger, 0)],
+                    governor_reset=sid)
+        return self._set_phase(step, PHASE_PTT if trigger == TRIGGER_PTT else PHASE_LISTENING)
+
+    def _end(self, now: float, reason: str) -> Step:
+        s = self.session
+        if s is None:
+            return Step()
+        step = Step()
+        if s.pending is not None:
+            step.cancel_ticket = s.pending.ticket
+        line = CLOSING_LINES.get(reason)
+        speak_s = 0.0
+        if line:
+            step.says.append(SayOut(line, self.mood, s.session_id, s.turns))
+            speak_s = self._speech_duration(line)
+        step.conversation.append(ConversationOut(CONV_ENDED, s.session_id, reason, s.turns))
+        self._set_phase(step, PHASE_DONE)
+        self.session = None
+        self._idle_at = now + speak_s + self.config.done_hold_s
+        step.notes.append(f"session ended: {reason}")
+        return step
+
+    def _turn(self, now: float, text: str) -> Step:
+        s = self.session
+        assert s is not None
+        s.last_activity = now
+        gov = self._governor_now()
+        d = self.gate.decide(now, GateInputs(
+            kind=EVENT_UTTERANCE, in_session=True, text=text,
+            pressure_max=gov.pressure_max(), arc=self.profile.conversation_arc,
+            rel_stakes=self.identity.relationship_stakes(), energy=gov.effort,
+        ))
+        self._count_gate(d)
+        if not d.call:
+            return Step(notes=[f"gate: no call ({d.reason})"])
+        if gov.state == GOV_HALTED:
+            return self._end(now, END_GOVERNOR_HALTED)
+        turn_id = s.turns + 1
+        s.intentions.expire(turn_id)
+        policy = self.policy()
+        if not (self.health.may_call() and policy.may_call):
+            return self._answer(now, s, turn_id, text, layer0_reply(text, turn_id), "rules")
+        self._ticket += 1
+        messages = build_messages(
+            text, turn_id, s.history, self.profile, self.identity, gov,
+            s.intentions.top(), self.config.energy_axis,
+        )
+        s.pending = _Pending(self._ticket, turn_id, text)
+        self.stats.calls += 1
+        step = Step(call=CallRequest(self._ticket, s.session_id, turn_id, messages, policy))
+        return self._set_phase(step, PHASE_THINKING)
+
+    def _answer_llm(self, now: float, s: Session, p: _Pending, result: CallResult) -> Step:
+        resp = result.response
+        assert resp is not None
+        self.stats.dropped_parts += len(result.dropped)
+        step = Step(notes=[f"dropped {d}" for d in result.dropped])
+        hybrid = hybrid_intent(resp)
+        if hybrid is not None:
+            step.intents.append(IntentOut(hybrid, s.session_id, p.turn_id))
+        post = post_intent(resp)
+        if post is not None:
+            step.intents.append(IntentOut(post, s.session_id, p.turn_id))
+        step.gestures += [GESTURES[g] for g in resp.gestures]
+        if resp.memory_tags:
+            step.memories.append(MemoryOut(s.session_id, p.turn_id,
+                                           tuple(memory_record(t) for t in resp.memory_tags)))
+        for u in resp.intention_updates:
+            outcome = s.intentions.apply(p.turn_id, u)
+            step.notes.append(f"intention {u.operation} {u.type}: {outcome}")
+        self._merge(step, self._answer(
+            now, s, p.turn_id, p.text, resp.text, "llm",
+            emotion=resp.emotion or self.mood, child_affect=resp.child_affect,
+            topics=resp.memory_tags, failed_attempts=result.failed_attempts,
+            dropped=len(result.dropped),
+        ))
+        return step
+
+    def _answer(
+        self,
+        now: float,
+        s: Session,
+        turn_id: int,
+        user_text: str,
+        reply: str,
+        source: str,
+        emotion: str | None = None,
+        child_affect: str = "unclear",
+        topics: tuple[str, ...] = (),
+        failed_attempts: int = 0,
+        dropped: int = 0,
+    ) -> Step:
+        if source != "llm":
+            self.stats.layer0_replies += 1
+        new_topics = [t for t in topics if t not in s.topics_seen]
+        s.topics_seen.update(topics)
+        s.turns = turn_id
+        s.history.append(HistoryTurn(user_text, reply, emotion or self.mood, tuple(topics)))
+        s.speaking_until = now + self._speech_duration(reply)
+        signal = governor_signal(TurnOutcome(
+            source=source, child_affect=child_affect, new_topics=len(new_topics),
+            session_elapsed_s=now - s.started_at, session_limit_s=self.config.session_limit_s,
+            failed_attempts=failed_attempts, dropped_parts=dropped,
+        ))
+        step = Step(says=[SayOut(reply, self.mood, s.session_id, turn_id)],
+                    signals=[SignalOut(signal, s.session_id)])
+        return self._set_phase(step, PHASE_SPEAKING)

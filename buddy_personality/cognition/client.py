@@ -1,0 +1,245 @@
+"""OpenAI-compatible chat-completions client (spec 002 §12.1-§12.3, DESIGN §4.5).
+
+Why httpx and not the `openai` SDK: httpx is already a dependency, gives streaming
+server-sent events, per-phase timeouts and connection pooling in a few lines, and keeps
+the wire format visible (the guided-decoding `response_format` and the fallback for
+servers that reject it are explicit here). The SDK would add a heavy dependency, its own
+retry loop that fights the governor's retry budget, and hide the raw stream that the
+INLINE emotion extractor reads.
+
+The client is synchronous and blocking: the node runs it in a worker thread, never on
+the ROS executor thread. Temperature, max_tokens and retries come from the governor's
+call policy (DESIGN §4.2). Every failure is caught and reported in the result; nothing
+raises to the caller.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from buddy_personality.cognition.schema import (
+    CognitionResponse,
+    parse_answer_text,
+    response_json_schema,
+    validate_response,
+)
+from buddy_personality.cognition.stream_fields import JsonFieldStream
+from buddy_personality.cognition.vocabulary import MOOD_SET
+from buddy_personality.governor.policy import CallPolicy
+
+DEFAULT_MODEL = "Qwen/Qwen3-8B-Instruct-AWQ"  # spec 002 §12.1
+SCHEMA_NAME = "buddy_response_v2"
+
+
+@dataclass(slots=True, frozen=True)
+class ClientConfig:
+    base_url: str                       # e.g. http://192.168.1.10:8000/v1
+    model: str = DEFAULT_MODEL
+    connect_timeout_s: float = 2.0
+    read_timeout_s: float = 10.0        # longest silence between bytes
+    request_timeout_s: float = 15.0     # whole attempt, including a slow stream
+    stream: bool = True
+    guided: bool = True                 # send response_format (vLLM guided decoding)
+    retry_backoff_s: float = 0.25       # pause before a retry (worker thread only)
+
+
+@dataclass(slots=True)
+class CallResult:
+    ok: bool
+    response: CognitionResponse | None = None
+    dropped: list[str] = field(default_factory=list)
+    attempts: int = 0
+    failed_attempts: int = 0
+    errors: list[str] = field(default_factory=list)
+    latency_s: float = 0.0
+    guided: bool = True
+    inline_emotion: str | None = None
+    cancelled: bool = False
+
+
+class _AttemptError(Exception):
+    """One failed attempt, with a short reason for logs and diagnostics."""
+
+
+class _GuidedRejected(Exception):
+    """The server refused response_format: retry unguided at once."""
+
+
+class LlmClient:
+    def __init__(
+        self,
+        config: ClientConfig,
+        http: httpx.Client | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self._http = http or httpx.Client(
+            timeout=httpx.Timeout(
+                config.read_timeout_s, connect=config.connect_timeout_s
+            ),
+        )
+        self._sleep = sleep
+        self._clock = clock
+        # Learned once: a server that rejects response_format gets unguided requests.
+        self.guided_supported = config.guided
+        self._url = config.base_url.rstrip("/") + "/chat/completions"
+
+    def close(self) -> None:
+        self._http.close()
+
+    def probe(self) -> bool:
+        """Cheap health check: GET /models answers 200."""
+        try:
+            r = self._http.get(self.config.base_url.rstrip("/") + "/models")
+            return r.status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def request_body(self, messages: list[dict[str, str]], policy: CallPolicy) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": messages,
+            "temperature": policy.temperature,
+            "max_tokens": policy.max_tokens,
+            "stream": self.config.stream,
+        }
+        if self.guided_supported:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": SCHEMA_NAME, "schema": response_json_schema(), "strict": True,
+                },
+            }
+        return body
+
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        policy: CallPolicy,
+        on_emotion: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> CallResult:
+        """One turn: up to 1 + policy.max_retries attempts."""
+        result = CallResult(ok=False, guided=self.guided_supported)
+        if not policy.may_call:
+            result.errors.append("policy forbids calls")
+            return result
+        start = self._clock()
+        emitted: list[str] = []
+
+        def field_seen(key: str, value: str) -> None:
+            v = value.strip().lower()
+            if key == "emotion" and not emitted and v in MOOD_SET:
+                emitted.append(v)
+                result.inline_emotion = v
+                if on_emotion is not None:
+                    on_emotion(v)
+
+        attempt = 0
+        while attempt <= policy.max_retries:
+            if cancel is not None and cancel.is_set():
+                result.cancelled = True
+                break
+            if attempt > 0 and self.config.retry_backoff_s > 0:
+                self._sleep(self.config.retry_backoff_s)
+            attempt += 1
+            result.attempts = attempt
+            try:
+                body = self.request_body(messages, policy)
+                result.guided = "response_format" in body
+                try:
+                    content = self._one_attempt(body, field_seen, cancel)
+                except _GuidedRejected:
+                    self.guided_supported = False
+                    body = self.request_body(messages, policy)
+                    result.guided = False
+                    content = self._one_attempt(body, field_seen, cancel)
+                data, reason = parse_answer_text(content)
+                if data is None:
+                    raise _AttemptError(reason)
+                outcome = validate_response(data)
+                if outcome.response is None:
+                    raise _AttemptError("wrong schema: " + outcome.failure)
+                result.ok = True
+                result.response = outcome.response
+                result.dropped = outcome.dropped
+                break
+            except _AttemptError as exc:
+                result.failed_attempts += 1
+                result.errors.append(str(exc))
+        result.latency_s = max(0.0, self._clock() - start)
+        return result
+
+    def _one_attempt(
+        self,
+        body: dict[str, Any],
+        field_seen: Callable[[str, str], None],
+        cancel: threading.Event | None,
+    ) -> str:
+        deadline = self._clock() + self.config.request_timeout_s
+        try:
+            with self._http.stream("POST", self._url, json=body) as r:
+                if r.status_code in (400, 422) and "response_format" in body:
+                    r.read()
+                    raise _GuidedRejected()
+                if r.status_code != 200:
+                    raise _AttemptError(f"HTTP {r.status_code}")
+                ctype = r.headers.get("content-type", "")
+                if "text/event-stream" not in ctype:
+                    raw = r.read()
+                    if self._clock() > deadline:
+                        raise _AttemptError("timeout")
+                    return self._content_of(raw)
+                return self._read_stream(r, field_seen, cancel, deadline)
+        except httpx.TimeoutException as exc:
+            raise _AttemptError("timeout") from exc
+        except httpx.HTTPError as exc:
+            raise _AttemptError(f"connection: {type(exc).__name__}") from exc
+
+    @staticmethod
+    def _content_of(raw: bytes) -> str:
+        try:
+            doc = json.loads(raw)
+            content = doc["choices"][0]["message"]["content"]
+        except (json.JSONDecodeError, KeyError, IndexError, TypeError) as exc:
+            raise _AttemptError("malformed completion envelope") from exc
+        if not isinstance(content, str):
+            raise _AttemptError("completion without text content")
+        return content
+
+    def _read_stream(
+        self,
+        r: httpx.Response,
+        field_seen: Callable[[str, str], None],
+        cancel: threading.Event | None,
+        deadline: float,
+    ) -> str:
+        fields = JsonFieldStream(field_seen)
+        parts: list[str] = []
+        for line in r.iter_lines():
+            if cancel is not None and cancel.is_set():
+                raise _AttemptError("cancelled")
+            if self._clock() > deadline:
+                raise _AttemptError("timeout")
+            if not line.startswith("data:"):
+                continue
+            payload = line[5:].strip()
+            if payload == "[DONE]":
+                break
+            try:
+                chunk = json.loads(payload)
+                delta = chunk["choices"][0].get("delta", {}).get("content") or ""
+            except (json.JSONDecodeError, KeyError, IndexError, TypeError, AttributeError):
+                continue  # a broken event is skipped; the whole answer is validated later
+            if isinstance(delta, str) and delta:
+                parts.append(delta)
+                fields.feed(delta)
+        return "".join(parts)

@@ -1,0 +1,261 @@
+"""A scripted OpenAI-compatible chat-completions server, bound to 127.0.0.1 only.
+
+For tests, benchmarks and `buddy run --demo`: it answers `POST /v1/chat/completions`
+(and `GET /v1/models`) from a script of answers, in one of these modes:
+
+- `normal`      answer as asked (SSE when the request says `stream`, else one JSON body)
+- `stream`      always SSE, in small chunks (`chunk_chars`, `chunk_delay_s` apart)
+- `malformed`   content that is not JSON
+- `wrong_schema` JSON content without the fields of spec 002 §12.3
+- `slow`        wait `slow_s` before answering (as `normal` otherwise)
+- `error500`    HTTP 500
+- `reject_guided` HTTP 400 when the request carries `response_format`, else normal
+  (a server without guided decoding)
+
+Connection refused: `closed_port_url()` gives a URL on a port nobody listens on.
+Every request body is recorded (`requests`) so tests can inspect what was sent.
+
+Run standalone: `python -m buddy_personality.tools.fake_llm_server --port 0` prints the
+base URL and serves until interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MODES = ("normal", "stream", "malformed", "wrong_schema", "slow", "error500", "reject_guided")
+
+DEFAULT_ANSWER: dict[str, Any] = {
+    "inner_thought": "The child is sharing something; Buddy should be warm and curious.",
+    "emotion": "curious",
+    "intensity": 0.6,
+    "mood_reason": "child is telling me something interesting",
+    "emotional_arc": "rising",
+    "child_affect": "positive",
+    "text": "Ooh, how fun! Tell me more about that.",
+    "gestures": ["nod"],
+    "memory_tags": [],
+}
+
+Responder = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def scripted(answers: list[dict[str, Any]]) -> Responder:
+    """A responder that returns `answers` in turn, then repeats the last one."""
+    state = {"i": 0}
+
+    def respond(_request: dict[str, Any]) -> dict[str, Any]:
+        i = min(state["i"], len(answers) - 1)
+        state["i"] += 1
+        return answers[i]
+
+    return respond
+
+
+def echo_responder(request: dict[str, Any]) -> dict[str, Any]:
+    """A demo responder: a friendly curious answer that mentions the child's last words."""
+    last = ""
+    for m in reversed(request.get("messages", [])):
+        if m.get("role") == "user":
+            last = str(m.get("content", ""))
+            break
+    words = last.split()
+    topic = " ".join(words[-3:]).strip(".!?,") if words else "that"
+    answer = dict(DEFAULT_ANSWER)
+    answer["text"] = f"Ooh, {topic}! I wonder what else you know about it."
+    return answer
+
+
+class FakeLlmServer:
+    """Use as a context manager, or call start() / stop()."""
+
+    def __init__(
+        self,
+        mode: str = "normal",
+        responder: Responder | None = None,
+        slow_s: float = 2.0,
+        chunk_chars: int = 7,
+        chunk_delay_s: float = 0.0,
+        port: int = 0,
+    ) -> None:
+        self.set_mode(mode)
+        self.responder: Responder = responder or (lambda _req: DEFAULT_ANSWER)
+        self.slow_s = slow_s
+        self.chunk_chars = max(1, chunk_chars)
+        self.chunk_delay_s = chunk_delay_s
+        self.requests: list[dict[str, Any]] = []
+        self.raw_requests: list[bytes] = []
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    # --- control ------------------------------------------------------------------------
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; one of {MODES}")
+        self.mode = mode
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        """Base URL, OpenAI style (ends in /v1)."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> FakeLlmServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True,
+                                        name="fake-llm-server")
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> FakeLlmServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def chat_requests(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [r for r in self.requests if "messages" in r]
+
+    # --- serving ------------------------------------------------------------------------
+    def _record(self, raw: bytes) -> dict[str, Any]:
+        try:
+            body = json.loads(raw)
+        except json.JSONDecodeError:
+            body = {"_unparsed": raw.decode("utf-8", "replace")}
+        with self._lock:
+            self.raw_requests.append(raw)
+            self.requests.append(body if isinstance(body, dict) else {"_body": body})
+        return body if isinstance(body, dict) else {}
+
+    def _content_for(self, request: dict[str, Any]) -> str:
+        if self.mode == "malformed":
+            return '{"inner_thought": "oops", "emotion": "happy", "text": "Hel'
+        if self.mode == "wrong_schema":
+            return json.dumps({"reply": "Hello!", "mood": 7})
+        return json.dumps(self.responder(request))
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *_args: object) -> None:  # quiet in tests
+                return
+
+            def _send_json(self, code: int, doc: dict[str, Any]) -> None:
+                data = json.dumps(doc).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models"):
+                    if server.mode == "error500":
+                        self._send_json(500, {"error": "scripted failure"})
+                    else:
+                        self._send_json(200, {"object": "list",
+                                              "data": [{"id": "fake", "object": "model"}]})
+                else:
+                    self._send_json(404, {"error": "not found"})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0") or 0)
+                raw = self.rfile.read(length) if length else b""
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send_json(404, {"error": "not found"})
+                    return
+                request = server._record(raw)
+                mode = server.mode
+                if mode == "error500":
+                    self._send_json(500, {"error": {"message": "scripted failure"}})
+                    return
+                if mode == "reject_guided" and "response_format" in request:
+                    self._send_json(400, {"error": {"message": "response_format unsupported"}})
+                    return
+                if mode == "slow":
+                    time.sleep(server.slow_s)
+                content = server._content_for(request)
+                if mode == "stream" or request.get("stream"):
+                    self._stream(content)
+                else:
+                    self._send_json(200, {
+                        "id": "chatcmpl-fake", "object": "chat.completion",
+                        "model": request.get("model", "fake"),
+                        "choices": [{"index": 0, "finish_reason": "stop",
+                                     "message": {"role": "assistant", "content": content}}],
+                    })
+
+            def _stream(self, content: str) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                n = server.chunk_chars
+                try:
+                    for i in range(0, len(content), n):
+                        ev = {"object": "chat.completion.chunk",
+                              "choices": [{"index": 0, "delta": {"content": content[i:i + n]}}]}
+                        self.wfile.write(f"data: {json.dumps(ev)}\n\n".encode())
+                        self.wfile.flush()
+                        if server.chunk_delay_s > 0:
+                            time.sleep(server.chunk_delay_s)
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True
+
+        return Handler
+
+
+def closed_port_url() -> str:
+    """A loopback URL where the connection is refused (the port was just released)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--mode", choices=MODES, default="normal")
+    p.add_argument("--echo", action="store_true", help="answer with the demo echo responder")
+    args = p.parse_args(argv)
+    server = FakeLlmServer(args.mode, echo_responder if args.echo else None, port=args.port)
+    server.start()
+    print(server.url, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
