@@ -188,6 +188,10 @@ class KeepaliveScheduler:
             return True
         return now - self._last_at >= self.period_s
 
+    def is_repeat(self, state: object) -> bool:
+        """True if `state` is what was last sent (a send now is a keepalive)."""
+        return self._last_at is not None and state == self._last
+
     def mark_sent(self, state: object, now: float) -> None:
         self._last, self._last_at = state, now
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from face_testlib import crc_bit_loop
 from hypothesis import given
 from hypothesis import strategies as st
 
 from buddy_personality.face.cobs import CobsError, cobs_decode, cobs_encode
 from buddy_personality.face.crc import crc16_ccitt_false
+from buddy_personality.face.testing import crc_bit_loop
 
 
 def test_crc_check_value_from_protocol_document() -> None:

@@ -263,9 +263,8 @@ def test_truncated_frame_is_dropped_and_the_next_frame_survives() -> None:
 def _oracle_bodies(stream: bytes) -> list[bytes]:
     """Independent reading of face-protocol.md: split on 0x00, COBS-decode each frame,
     keep those of 4..768 bytes whose CRC (the document's bit loop) matches."""
-    from face_testlib import crc_bit_loop
-
     from buddy_personality.face.cobs import CobsError, cobs_decode
+    from buddy_personality.face.testing import crc_bit_loop
 
     bodies = []
     for segment in stream.split(b"\x00")[:-1]:  # the last piece has no delimiter yet
