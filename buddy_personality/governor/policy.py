@@ -45,7 +45,7 @@ def _clamp01(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
-def call_policy(  # noqa: PLR0917 - positional signature is the bridge's contract
+def call_policy(
     state: int,
     effort: float,
     persistence: float,
