@@ -585,17 +585,19 @@ class IdentityCore:
 
     # ================================================================ time
 
-    def tick(self, now: float, today: dt.date | None = None, date_trusted: bool = False) -> Outcome:
-        """Fire due timeouts and follow the date (a trusted local date, or none)."""
+    def tick(self, now: float, today: dt.date | None = None, date_trusted: bool = True) -> Outcome:
+        """Fire due timeouts and follow the local date.
+
+        `today=None` leaves the date as it was; a date with `date_trusted=False` (clock not
+        synchronised) makes ages and birthdays unknown until a trusted date arrives.
+        """
         self._begin()
         before = self._context_key()
-        date_changed = today != self._today or date_trusted != self._date_trusted
-        self._today = today
-        self._date_trusted = date_trusted and today is not None
-        if date_changed:
+        if today is not None and (today != self._today or date_trusted != self._date_trusted):
+            self._today = today
+            self._date_trusted = date_trusted
             self._greeted = {(u, d) for (u, d) in self._greeted if d == today}
-            confirmed = self._confirmed_user()
-            derived = self._derived_age(confirmed)
+            derived = self._derived_age(self._confirmed_user())
             if derived != AgeGroup.UNKNOWN:
                 self._fire(self._age, "date_tick", now, AgeContext(derived))
             elif self._age.state != AgeGroup.UNKNOWN:

@@ -1,25 +1,18 @@
-"""A small household and helpers shared by the identity core tests."""
+"""Fixtures for the identity core tests: a household file and a core on a trusted date."""
 
 from __future__ import annotations
 
-import datetime as dt
+import sys
 from pathlib import Path
 
 import pytest
 
-from buddy_personality.identity import IdentityCore, IdentityInput, Profile, ProfileStore
-from buddy_personality.identity.enums import IdentityEventKind as K
+sys.path.insert(0, str(Path(__file__).parent))
+
+from identity_testlib import HOUSEHOLD, TODAY
+
+from buddy_personality.identity import IdentityCore, ProfileStore
 from buddy_personality.identity.profiles import write_household
-
-TODAY = dt.date(2026, 11, 21)
-
-HOUSEHOLD = [
-    Profile("mom", "Anna", "parent", dt.date(1988, 5, 1)),
-    Profile("dad", "Ben", "parent", dt.date(1986, 2, 14), addressing="Papa"),
-    Profile("mia", "Mia", "child", dt.date(2021, 3, 3)),  # 5 on TODAY
-    Profile("leo", "Leo", "child", dt.date(2012, 1, 9)),  # 14 on TODAY: TEEN
-    Profile("gran", "Gerda", "parent", None),  # parent without a birthdate: age unknown
-]
 
 
 @pytest.fixture
@@ -39,14 +32,3 @@ def core(store: ProfileStore) -> IdentityCore:
     c = IdentityCore(store)
     c.tick(0.0, TODAY, date_trusted=True)
     return c
-
-
-def ev(kind: K, **kw: object) -> IdentityInput:
-    return IdentityInput(kind=int(kind), **kw)  # type: ignore[arg-type]
-
-
-def confirm(core: IdentityCore, user_id: str, now: float = 1.0) -> None:
-    """Claim and validate: the normal way to a CONFIRMED identity (no biometrics)."""
-    core.handle_identity_event(ev(K.EXPLICIT_IDENTITY_CLAIM, user_id=user_id), now)
-    out = core.handle_identity_event(ev(K.VALIDATION_SUCCESS), now)
-    assert out.took("identity", "validation_success", "CONFIRMED"), out.results
