@@ -103,6 +103,14 @@ class FakeLlmServer:
             raise ValueError(f"unknown mode {mode!r}; one of {MODES}")
         self.mode = mode
 
+    def reset(self, mode: str = "normal", responder: Responder | None = None) -> None:
+        """Back to a clean state between tests that share one server."""
+        self.set_mode(mode)
+        self.responder = responder or (lambda _req: DEFAULT_ANSWER)
+        with self._lock:
+            self.requests.clear()
+            self.raw_requests.clear()
+
     @property
     def port(self) -> int:
         return int(self._httpd.server_address[1])
