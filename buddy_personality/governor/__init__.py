@@ -17,7 +17,13 @@ from buddy_personality.governor.records import (
     GovernorSnapshot,
     Pressures,
 )
-from buddy_personality.governor.signals import InvalidSignal, Signal, signal_problem
+from buddy_personality.governor.signals import (
+    InvalidSignal,
+    Signal,
+    SignalProblem,
+    classify_signal,
+    signal_problem,
+)
 
 __all__ = [
     "HALTED",
@@ -39,7 +45,9 @@ __all__ = [
     "Pressures",
     "ResetOutcome",
     "Signal",
+    "SignalProblem",
     "call_policy",
+    "classify_signal",
     "profile_config",
     "signal_problem",
 ]

@@ -52,7 +52,7 @@ from buddy_personality.governor.records import (
     GovernorSnapshot,
     Pressures,
 )
-from buddy_personality.governor.signals import InvalidSignal, Signal, signal_problem
+from buddy_personality.governor.signals import InvalidSignal, Signal, classify_signal
 
 
 @dataclass(slots=True, frozen=True)
@@ -166,19 +166,28 @@ class Governor:
 
     # -- the step ----------------------------------------------------------------------
 
-    def step(self, signal: Signal, now: float) -> GovernorSnapshot:
+    def step(self, signal: Signal, now: float, session_id: str = "") -> GovernorSnapshot:
         """Integrate one signal at time `now` (seconds) and return the new state.
 
-        Raises InvalidSignal (nothing changes) for NaN, infinite or out-of-range input.
-        In HALTED nothing changes at all (spec 001 §6 Terminality, Freezing).
+        Raises InvalidSignal (nothing changes) for NaN, infinite or out-of-range input,
+        and for a signal of another session than this episode's: one episode governs one
+        session (DESIGN §4.2), so a new session must go through `new_episode`, never
+        around a HALTED episode. An episode started without a session id adopts the first
+        one it sees. In HALTED nothing changes at all (spec 001 §6 Terminality, Freezing).
         """
-        problem = signal_problem(signal)
-        if problem is None and not math.isfinite(now):
-            problem = f"now must be finite, got {now!r}"
+        problem = classify_signal(signal)
         if problem is not None:
-            raise InvalidSignal(problem)
+            raise InvalidSignal(problem.reason, problem.cause)
+        if not math.isfinite(now):
+            raise InvalidSignal(f"now must be finite, got {now!r}", "bad_time")
+        if session_id and self._session_id and session_id != self._session_id:
+            raise InvalidSignal(
+                f"signal of session {session_id!r} while episode {self._episode_id} governs "
+                f"session {self._session_id!r}", "session_mismatch")
         if self._state == HALTED:
             return self.snapshot()
+        if session_id and not self._session_id:
+            self._session_id = session_id
 
         cfg = self._config
         # A clock that steps backwards gives no rest and no decay, rather than negative ones.

@@ -6,7 +6,13 @@ import math
 
 import pytest
 
-from buddy_personality.governor import Governor, InvalidSignal, Signal, signal_problem
+from buddy_personality.governor import (
+    Governor,
+    InvalidSignal,
+    Signal,
+    classify_signal,
+    signal_problem,
+)
 
 
 def test_in_range_signals_including_bounds_are_accepted() -> None:
@@ -62,3 +68,35 @@ def test_non_finite_time_is_rejected(now: float) -> None:
     assert gov.snapshot() == before
     with pytest.raises(ValueError):
         Governor(now=now)
+
+
+@pytest.mark.parametrize(
+    ("signal", "cause"),
+    [
+        (Signal(reward=math.nan), "nan"),
+        (Signal(urgency=math.inf), "infinite"),
+        (Signal(novelty=1.5), "out_of_range"),
+        (Signal(difficulty=None), "not_a_number"),  # type: ignore[arg-type]
+    ],
+)
+def test_rejections_carry_a_countable_cause(signal: Signal, cause: str) -> None:
+    problem = classify_signal(signal)
+    assert problem is not None and problem.cause == cause
+    with pytest.raises(InvalidSignal) as err:
+        Governor(now=0.0).step(signal, 1.0)
+    assert err.value.cause == cause
+
+
+def test_episode_adopts_the_first_session_and_refuses_others() -> None:
+    gov = Governor(now=0.0)
+    gov.step(Signal(), 1.0, session_id="s1")
+    assert gov.snapshot().session_id == "s1"
+    before = gov.snapshot()
+    with pytest.raises(InvalidSignal) as err:
+        gov.step(Signal(), 2.0, session_id="s2")
+    assert err.value.cause == "session_mismatch" and gov.snapshot() == before
+    # A signal without a session id is accepted by any episode.
+    assert gov.step(Signal(), 3.0).step == 2
+    # A new session starts with a new episode.
+    assert gov.new_episode(4.0, "s2", session_ended=True).success
+    assert gov.step(Signal(), 5.0, session_id="s2").step == 1
