@@ -98,6 +98,7 @@ ARC_WINDOW = 10  # ticks of valence history used for the conversation arc
 ARC_DELTA = 0.05
 ARC_PEAK_INTENSITY = 0.75
 STRING_MAX = 256
+_GUARDED_MOODS = NEGATIVE_MOODS | frozenset(MOOD_CAPS)
 
 
 class InputRejected(ValueError):
@@ -200,6 +201,7 @@ class PersonalityEngine:
         self.gate = IntentGate()
         self._idle = IdleRules(t, self.rng, now)
         self._idle_due = now
+        self._idle_state_until = now
         self.idle_state = IDLE_AWAKE
 
         # guardrail state (§9)
@@ -222,6 +224,9 @@ class PersonalityEngine:
         self._bias_a = 0.0
         self._bias_version = -1
         self._bias_refresh_at = now
+        self._top_tags: tuple[str, ...] = ()
+        self._tags_version = -1
+        self._tags_refresh_at = now
         self._current_user = ""
         self._consented_users: set[str] = set()
 
@@ -271,6 +276,7 @@ class PersonalityEngine:
     def _restart_idle(self, now: float) -> None:
         self._idle.restart(now)
         self._idle_due = now
+        self._update_idle_state(now)
 
     @property
     def layer(self) -> int:
@@ -400,6 +406,16 @@ class PersonalityEngine:
         a = self.arousal
         prev = self.mood
         mood, intensity = project_mood(v, a, prev)
+        if (mood not in _GUARDED_MOODS and self._recovery_mood is None
+                and now >= self._budget_hold_until and not self._gate_biting
+                and self._intensity_capped_mood is None):
+            # Fast path (most ticks): no guardrail is, or was just, acting.
+            self._cap_mood = None
+            if mood != prev:
+                self._commit_change(now, prev, mood, cause, intensity, record=True)
+            self.mood = mood
+            self.intensity = intensity
+            return self._output(now)
         display = mood
         g = self.guardrails
         # spec 002 §9.2 context gate (HC-10)
@@ -451,15 +467,19 @@ class PersonalityEngine:
         elif self._intensity_capped_mood is not None and self._intensity_capped_mood != display:
             self._intensity_capped_mood = None
         if display != prev:
-            if not budget_hold:
-                self.gate.record_transition(now)
-            self._events.append(MoodChange(now, prev, display, cause, intensity))
-            self._profile_due = True
-            if display in NEGATIVE_MOODS:
-                self._session_had_negative = True
+            self._commit_change(now, prev, display, cause, intensity, record=not budget_hold)
         self.mood = display
         self.intensity = intensity
         return self._output(now)
+
+    def _commit_change(self, now: float, prev: str, mood: str, cause: str, intensity: float,
+                       record: bool) -> None:
+        if record:  # the spec 000 budget counts projected transitions (not its own hold)
+            self.gate.record_transition(now)
+        self._events.append(MoodChange(now, prev, mood, cause, intensity))
+        self._profile_due = True
+        if mood in NEGATIVE_MOODS:
+            self._session_had_negative = True
 
     def _output(self, now: float) -> EngineOutput:
         snap = Snapshot(now, self.mood, self.intensity, self.valence, self.arousal,
@@ -490,9 +510,13 @@ class PersonalityEngine:
             self.idle_state = IDLE_AWAKE
             self._arc.append(self.valence)
             self._profile_due = True  # §10.4: profile at 1 Hz during a conversation
-        else:
-            self.idle_state = self._idle.idle_state(now, False, self._offline_since)
+        elif now >= self._idle_state_until:
+            self._update_idle_state(now)
         return self._finish(now, "tick")
+
+    def _update_idle_state(self, now: float) -> None:
+        self.idle_state = self._idle.idle_state(now, self.conversation_active, self._offline_since)
+        self._idle_state_until = self._idle.state_change_at(now, self._offline_since)
 
     def snapshot(self, now: float) -> EngineOutput:
         """Advance to `now` without an event (e.g. for a late query)."""
@@ -667,6 +691,9 @@ class PersonalityEngine:
             if self._offline_since is None:
                 self._offline_since = now
         self._idle_due = now
+        self._idle_state_until = now
+        if not self.conversation_active:
+            self._update_idle_state(now)
         return self._finish(now, "system_event")
 
     def on_speech_activity(self, now: float, speaking: bool) -> EngineOutput:
@@ -819,8 +846,17 @@ class PersonalityEngine:
             return "falling"
         return "stable"
 
+    def top_memory_tags(self, now: float) -> tuple[str, ...]:
+        """The strongest tags, re-ranked when memory changes or once a minute."""
+        if self.memory.version != self._tags_version or now >= self._tags_refresh_at:
+            self._top_tags = tuple(
+                e.tag for e, _ in self.memory.strongest(now, PROFILE_TOP_TAGS))
+            self._tags_version = self.memory.version
+            self._tags_refresh_at = now + MEMORY_BIAS_REFRESH_S
+        return self._top_tags
+
     def llm_profile(self, now: float) -> LlmProfile:
-        tags = tuple(e.tag for e, _ in self.memory.strongest(now, PROFILE_TOP_TAGS))
+        tags = self.top_memory_tags(now)
         return LlmProfile(now, self.mood, self.intensity, self.valence, self.arousal,
                           self.tonic_valence, self.tonic_arousal, self.session_id,
                           self.turn_id, tags, self.conversation_arc(), self.layer,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -109,6 +110,17 @@ class IdleRules:
         if idle_s >= self.state.medium_at_s:
             return IDLE_DROWSY
         return IDLE_AWAKE
+
+    def state_change_at(self, now: float, offline_since: float | None) -> float:
+        """When `idle_state` can next change by itself (the engine caches it until then)."""
+        s = self.state
+        t = math.inf
+        for edge in (s.idle_since + s.medium_at_s, s.idle_since + s.long_at_s):
+            if edge > now:
+                t = min(t, edge)
+        if offline_since is not None and offline_since + SERVER_OFFLINE_LONG_S > now:
+            t = min(t, offline_since + SERVER_OFFLINE_LONG_S)
+        return t
 
     def due(self, now: float, local_hour: float, offline_since: float | None) -> list[str]:
         """Rule ids that fire now (the caller has already checked suppression)."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from buddy_personality.personality.moods import MAX_ANCHOR_DISTANCE, MOOD_ANCHORS, NEGATIVE_MOODS
 
 # spec 002 §4.3
@@ -44,21 +46,76 @@ def intensity_for(valence: float, arousal: float, mood: str) -> float:
     return round(max(0.0, min(1.0, 1.0 - d * _INV_MAX_D)), 2)
 
 
+# Nearest-anchor search, made cheap for the 1 Hz path: the VA square [-1, 1]² is cut into
+# cells and each cell lists, in table order, every anchor that can be the nearest one for
+# some point of the cell (a conservative superset, so the result is exactly that of a full
+# scan, ties included). Most cells list one anchor.
+_GRID_N = 100
+_GRID_LO = -1.0
+_GRID_CELL = 2.0 / _GRID_N
+
+
+def _build_grid() -> list[tuple[tuple[str, float, float], ...]]:
+    edges = np.linspace(_GRID_LO, _GRID_LO + _GRID_N * _GRID_CELL, _GRID_N + 1)
+    lo, hi = edges[:-1], edges[1:]
+    av = np.array([x[1] for x in _ANCHORS])[:, None]
+    aa = np.array([x[2] for x in _ANCHORS])[:, None]
+    # per axis: nearest and farthest offset between an anchor and each cell interval
+    def near(a: np.ndarray) -> np.ndarray:
+        return np.maximum(np.maximum(lo - a, a - hi), 0.0)
+
+    def far(a: np.ndarray) -> np.ndarray:
+        return np.maximum(np.abs(a - lo), np.abs(a - hi))
+
+    nv, fv, na, fa = near(av), far(av), near(aa), far(aa)  # (13, N) each
+    dmin2 = nv[:, :, None] ** 2 + na[:, None, :] ** 2  # (13, N, N)
+    dmax2 = fv[:, :, None] ** 2 + fa[:, None, :] ** 2
+    bound = dmax2.min(axis=0) + 1e-9  # no anchor farther than this can be nearest
+    cand = dmin2 <= bound[None, :, :]
+    return [
+        tuple(_ANCHORS[k] for k in np.flatnonzero(cand[:, i, j]))
+        for i in range(_GRID_N) for j in range(_GRID_N)
+    ]
+
+
+_GRID = _build_grid()
+
+
+_INV_CELL = 1.0 / _GRID_CELL
+
+
+def candidates(valence: float, arousal: float) -> tuple[tuple[str, float, float], ...]:
+    """The anchors that can be nearest to this point (all of them outside the square)."""
+    if -1.0 <= valence <= 1.0 and -1.0 <= arousal <= 1.0:
+        i = min(int((valence - _GRID_LO) * _INV_CELL), _GRID_N - 1)
+        j = min(int((arousal - _GRID_LO) * _INV_CELL), _GRID_N - 1)
+        return _GRID[i * _GRID_N + j]
+    return _ANCHORS
+
+
 def project_mood(valence: float, arousal: float, current_mood: str) -> tuple[str, float]:
     """spec 002 §4.2: nearest anchor; switch only if it beats the current by the threshold."""
     best = current_mood
     best_d2 = math.inf
-    cur_d2 = 0.0
-    for name, av, aa in _ANCHORS:
+    if -1.0 <= valence <= 1.0 and -1.0 <= arousal <= 1.0:  # inlined _candidates (hot path)
+        i = int((valence - _GRID_LO) * _INV_CELL)
+        j = int((arousal - _GRID_LO) * _INV_CELL)
+        if i >= _GRID_N:
+            i = _GRID_N - 1
+        if j >= _GRID_N:
+            j = _GRID_N - 1
+        candidates = _GRID[i * _GRID_N + j]
+    else:
+        candidates = _ANCHORS
+    for name, av, aa in candidates:
         dv = valence - av
         da = arousal - aa
         d2 = dv * dv + da * da
         if d2 < best_d2:
             best, best_d2 = name, d2
-        if name == current_mood:
-            cur_d2 = d2
+    cv, ca = MOOD_ANCHORS[current_mood]
     mood = current_mood
-    d = math.sqrt(cur_d2)
+    d = math.sqrt((valence - cv) ** 2 + (arousal - ca) ** 2)
     if best != current_mood:
         d_best = math.sqrt(best_d2)
         if d - d_best > _THRESHOLDS[(current_mood, best)]:

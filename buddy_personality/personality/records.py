@@ -13,7 +13,12 @@ IDLE_ASLEEP = 2
 IDLE_STATE_NAMES = {IDLE_AWAKE: "awake", IDLE_DROWSY: "drowsy", IDLE_ASLEEP: "asleep"}
 
 
-@dataclass(slots=True, frozen=True)
+# Snapshot and EngineOutput are built on every tick: they are value records but not
+# frozen, because a frozen dataclass's __init__ costs about 4x on that hot path.
+# Treat them as immutable.
+
+
+@dataclass(slots=True)
 class Snapshot:
     """spec 002 §10.5 plus the tonic layer (DESIGN §6.4). `stamp` is the `now` given."""
 
@@ -50,7 +55,7 @@ class GuardrailTriggered:
     details: str
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)  # built at 1 Hz during conversations: not frozen, like Snapshot
 class LlmProfile:
     """spec 002 §12.5 data; the LLM bridge renders it into words (DESIGN §6.6)."""
 
@@ -100,7 +105,7 @@ Event = MoodChange | GuardrailTriggered
 NO_EVENTS: tuple[Event, ...] = ()
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class EngineOutput:
     """What one engine call produced. `profile` is set when the LLM profile is due."""
 
