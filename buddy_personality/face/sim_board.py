@@ -104,7 +104,8 @@ class SimulatedBoard:
         self._seq = 0
         self._boot_at = now
         self._next_heartbeat = now + self.heartbeat_period_s
-        self._last_status: tuple[int, int, int, int] | None = None
+        # FACE_STATUS reports changes; the blank boot face is not news.
+        self._last_status: tuple[int, int, int, int] | None = (0, NO_GESTURE, 0, 0)
         self._cmd_seq_last_applied = 0
         self._t_state_applied_us = 0
 

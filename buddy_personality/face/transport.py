@@ -136,6 +136,9 @@ class PtyBoardEndpoint:
     def plug(self) -> None:
         self.unplug()
         master, slave = os.openpty()
+        # Non-blocking writes: with no driver reading, a full pty buffer must drop the
+        # board's bytes (as USB would) instead of blocking the board forever.
+        os.set_blocking(master, False)
         # Raw mode at once: no echo of the board's bytes back to it, no newline mangling.
         tty.setraw(slave)
         self._slave_fd = slave  # held so the master never reads EIO while nobody listens
