@@ -74,7 +74,9 @@ def test_child_or_teen_cannot_change_own_birthdate(core, store, household_path, 
     out = core.request_profile_update(0, user, user, "birthdate", "1990-01-01", 2)
     assert out.took("profile_update", "profile_update_requested", "PENDING_VALIDATION")
     assert out.took("profile_update", "authority_denied", "REJECTED")
-    assert out.reply.state == P.REJECTED and "cannot change their own birthdate" in out.reply.message
+    assert (
+        out.reply.state == P.REJECTED and "cannot change their own birthdate" in out.reply.message
+    )
     assert household_path.read_bytes() == before_file
     assert core.age_group == before_group
     assert core.profile_update_state(user) == P.NONE
