@@ -14,6 +14,7 @@ from .records import (
     IdentityInput,
     IdentitySnapshot,
     Outcome,
+    Rejection,
     Reply,
     ResetMemory,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "Outcome",
     "Profile",
     "ProfileStore",
+    "Rejection",
     "Reply",
     "ResetMemory",
     "write_household",

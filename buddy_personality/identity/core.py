@@ -52,6 +52,7 @@ from .records import (
     IdentityInput,
     IdentitySnapshot,
     Outcome,
+    Rejection,
     Reply,
     ResetMemory,
 )
@@ -169,7 +170,7 @@ class IdentityCore:
         """Bad input: refused before any FSM, with a reason, and counted."""
         self.counters[counter] += 1
         self.counters["rejected_inputs"] += 1
-        self._out.rejected.append(reason)
+        self._out.rejected.append(Rejection(counter, reason))
         return self._out
 
     def _tick_machine(
@@ -269,7 +270,7 @@ class IdentityCore:
         if not math.isfinite(ev.confidence) or not 0.0 <= ev.confidence <= 1.0:
             return self._reject("bad_confidence", f"confidence {ev.confidence} outside [0, 1]")
         if kind in (IdentityEventKind.VOICE_SIGNAL, IdentityEventKind.FACE_SIGNAL):
-            self.counters["hc2_refused"] += 1
+            self._reject("hc2_refused", _HC2)
             self._record(
                 refused("identity", "", kind.name.lower(), self._identity.state.name, _HC2)
             )

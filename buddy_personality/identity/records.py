@@ -84,13 +84,21 @@ class ConsentSnapshot:
     state: int
 
 
+@dataclass(slots=True, frozen=True)
+class Rejection:
+    """Bad input refused before any FSM saw it: a counter name and a reason."""
+
+    cause: str
+    reason: str
+
+
 @dataclass(slots=True)
 class Outcome:
     """Everything one call on the core did: transitions taken or refused, and effects."""
 
     results: list[TransitionResult] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
-    rejected: list[str] = field(default_factory=list)  # bad input refused before any FSM
+    rejected: list[Rejection] = field(default_factory=list)  # bad input, refused before any FSM
     reply: Reply | None = None
     identity_changed: bool = False
     consent_changed: bool = False
