@@ -175,3 +175,19 @@ def test_bad_signals_are_refused_counted_and_never_integrated(ros, states, signa
     assert c["signals.rejected.out_of_range"] == "2"
     assert c["signals.rejected.session_mismatch"] == "1"
     assert c["signals.accepted"] == "2"
+
+
+def test_max_steps_change_applies_from_the_next_episode(ros, governor, states, signals) -> None:
+    name = f"{ros.namespace}/governor"
+    assert ros.set_parameters(name, [Parameter("max_steps", value=1)])[0].successful
+    signals.publish(signal(HOPPING))
+    assert ros.spin_until(lambda: states and latest(states).step == 1, timeout=5)
+    assert latest(states).state == GovernorState.IDLE  # the running episode keeps 100
+    ok = ros.call(ResetGovernor, "governor/reset", ResetGovernor.Request(session_ended=True))
+    assert ok.success and ok.episode_id == 1
+    assert ros.spin_until(lambda: latest(states).episode_id == 1, timeout=5)
+    signals.publish(signal(HOPPING))
+    assert ros.spin_until(lambda: latest(states).state == GovernorState.HALTED, timeout=5)
+    assert latest(states).halt_reason == GovernorState.HALT_EXTERNAL
+    assert latest(states).episode_id == 1
+    assert not ros.set_parameters(name, [Parameter("max_steps", value=0)])[0].successful

@@ -72,6 +72,9 @@ def test_recovery_safety_risk_frozen_while_recovering() -> None:
             seen_recovering += 1
             risk_at_entry = prev.risk if risk_at_entry is None else risk_at_entry
             assert s.risk == prev.risk == risk_at_entry
+            # What the bridge's call policy gets as the exploration lock.
+            assert s.locked_exploration is not None
+            assert s.exploration <= s.locked_exploration
             assert s.exploration <= prev.exploration  # §1: exploration locked too
     assert seen_recovering >= 3
 

@@ -73,3 +73,17 @@ def test_step_count_never_passes_max_steps(profile: str, script: list) -> None:
     assert all(s.step <= PROFILES[profile].max_steps for s in snaps)
     assert [s.step for s in snaps if s.state != HALTED] == list(
         range(1, 1 + sum(s.state != HALTED for s in snaps)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(signals, st.floats(0.5, 30.0)), min_size=1, max_size=120))
+def test_at_conversation_pace_balanced_never_exhausts_or_stagnates(script: list) -> None:
+    """With rests >= recovery_delay (0.5 s) every RECOVERING step adds >= 0.25 * 0.5, capped
+    by the last IDLE effort, itself >= 0.3 (IDLE needs effort >= 0.3): effort stays
+    >= 0.125, above both the exhaustion threshold (0.05) and the stagnation floor (0.1).
+    So at conversation pace the balanced governor halts only by SAFETY, OVERRISK or the
+    EXTERNAL fuse; EXHAUSTION and STAGNATION need signals faster than 0.5 s."""
+    for s in walk("balanced", script):
+        assert s.halt_reason in ("", "SAFETY", "OVERRISK", "EXTERNAL")
+        if not s.halt_reason:
+            assert s.effort >= 0.125
