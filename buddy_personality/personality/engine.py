@@ -118,6 +118,8 @@ class EngineStats:
     guardrail_triggers: dict[str, int] = field(default_factory=dict)
     rejected_inputs: dict[str, int] = field(default_factory=dict)
     memory_refusals: dict[str, int] = field(default_factory=dict)
+    l0_fired: dict[str, int] = field(default_factory=dict)
+    idle_rules_fired: dict[str, int] = field(default_factory=dict)
 
 
 def _bump(counter: dict[str, int], key: str) -> None:
@@ -270,6 +272,7 @@ class PersonalityEngine:
         rule = L0_CATALOG[rule_id]
         if not self._cooldowns.try_fire(rule, now):
             return False
+        _bump(self.stats.l0_fired, rule_id)
         self._impulse(rule.impulse())
         return True
 
@@ -289,6 +292,16 @@ class PersonalityEngine:
     # ------------------------------------------------------------------ dynamics
     def _advance(self, now: float) -> None:
         """Move affect, tonic layer and counters from the last update to `now` (no noise)."""
+        until = self._override_until
+        if until > self._last_t:  # a dev hold is active at the start of this step
+            if now <= until:
+                self._step(now, True)
+                return
+            self._step(until, True)  # the hold ends inside this step: split it
+            self._override_until = -math.inf
+        self._step(now, False)
+
+    def _step(self, now: float, held: bool) -> None:
         dt = now - self._last_t
         if dt <= 0.0:
             return
@@ -299,21 +312,24 @@ class PersonalityEngine:
             self._next_midnight = self._midnight_after(now)
         if self.conversation_active:
             self._count_conversation_time(now, dt)
-        if now < self._override_until:
-            return  # dev override holds affect still (§10.3 override_affect duration_s)
         bv = self._bv
         ba = self._ba
         v = self.valence
         a = self.arousal
+        k_tonic = (self._k1_tonic if dt == 1.0
+                   else 1.0 - math.exp(-self.traits.decay_rate_tonic * dt))
+        if held:
+            # dev override holds phasic affect still (§10.3 duration_s); tonic still follows
+            self.tonic_valence += (bv + TONIC_COUPLING * (v - bv) - self.tonic_valence) * k_tonic
+            self.tonic_arousal += (ba + TONIC_COUPLING * (a - ba) - self.tonic_arousal) * k_tonic
+            return
         # spec 002 §2.4 step 1: asymmetric decay toward baseline (§6.1)
         if dt == 1.0:
             v += (bv - v) * (self._k1_pos if v >= bv else self._k1_neg)
             a += (ba - a) * (self._k1_pos if a >= ba else self._k1_neg)
-            k_tonic = self._k1_tonic
         else:
             v += (bv - v) * (1.0 - math.exp(-(self._lam_pos if v >= bv else self._lam_neg) * dt))
             a += (ba - a) * (1.0 - math.exp(-(self._lam_pos if a >= ba else self._lam_neg) * dt))
-            k_tonic = 1.0 - math.exp(-self.traits.decay_rate_tonic * dt)
         # spec 002 §9.1: recovery toward baseline while a duration cap is being enforced
         if self._recovery_lambda > 0.0:
             k = math.exp(-self._recovery_lambda * dt)
@@ -396,6 +412,7 @@ class PersonalityEngine:
                                           self._offline_since):
                 imp = IDLE_IMPULSES[rule_id]
                 if idle_impulse_allowed(imp):  # HC-5 / HC-10 (§7.4)
+                    _bump(self.stats.idle_rules_fired, rule_id)
                     self._impulse(imp)
         self._idle_due = self._idle.next_due(now, self._offline_since)
 
@@ -663,6 +680,7 @@ class PersonalityEngine:
                 hour = local_hour(now, self.usage.utc_offset_s)
                 if (self.usage.last_boot_day != today
                         and MORNING_HOURS[0] <= hour < MORNING_HOURS[1]):
+                    _bump(self.stats.idle_rules_fired, "IDLE-07")
                     self._impulse(IDLE_IMPULSES["IDLE-07"])  # first boot of a morning
                 self.usage.last_boot_day = today
                 self.usage.save()
