@@ -83,16 +83,19 @@ def halt_reason_for(budgets: Budgets, stagnating: bool, step: int,
 class Governor:
     """Spec 001's runtime state machine. Not thread-safe; the node serialises calls."""
 
-    def __init__(self, config: GovernorConfig | None = None, now: float = 0.0,
+    def __init__(self, config: GovernorConfig | None = None, now: float | None = 0.0,
                  episode_id: int = 0, session_id: str = "") -> None:
+        """`now` is the episode's start time: the first step's rest and time decay count
+        from it. None means "unknown" (e.g. a node whose sim clock has not started): the
+        first step then has no rest and no time decay."""
         self._config = config if config is not None else GovernorConfig()
         self._episode_id = episode_id
         self._start(now, session_id)
 
     # -- episode lifecycle -------------------------------------------------------------
 
-    def _start(self, now: float, session_id: str) -> None:
-        if not math.isfinite(now):
+    def _start(self, now: float | None, session_id: str) -> None:
+        if now is not None and not math.isfinite(now):
             raise ValueError(f"now must be finite, got {now!r}")
         cfg = self._config
         self._session_id = session_id
@@ -105,9 +108,9 @@ class Governor:
         self._locked_exploration: float | None = None
         self._step = 0
         self._non_progress = 0
-        self._last_time = now
+        self._last_time: float | None = now
 
-    def new_episode(self, now: float, session_id: str = "",
+    def new_episode(self, now: float | None, session_id: str = "",
                     session_ended: bool = False) -> ResetOutcome:
         """Start the next episode, with the next episode_id.
 
@@ -122,7 +125,7 @@ class Governor:
                 "and the session has not ended",
                 self._episode_id,
             )
-        if not math.isfinite(now):
+        if now is not None and not math.isfinite(now):
             return ResetOutcome(False, f"now must be finite, got {now!r}", self._episode_id)
         self._episode_id += 1
         self._start(now, session_id)
@@ -191,8 +194,9 @@ class Governor:
 
         cfg = self._config
         # A clock that steps backwards gives no rest and no decay, rather than negative ones.
-        dt = max(0.0, now - self._last_time)
-        self._last_time = max(self._last_time, now)
+        last = self._last_time
+        dt = 0.0 if last is None else max(0.0, now - last)
+        self._last_time = now if last is None else max(last, now)
         self._step += 1
 
         # 1. Stagnation detection (spec 001 §5 row 4): consecutive steps without progress.

@@ -79,7 +79,9 @@ class GovernorNode(Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("governor", **node_kwargs)
         self.params = declare_parameters(self, PARAMETERS)
-        self._governor = Governor(self._config(), now=now_s(self))
+        # The start time is unknown until the first signal (the sim clock may not have
+        # started yet); every reset then sets it to the session's start.
+        self._governor = Governor(self._config(), now=None)
         self._rejections = RejectionLog(self.get_logger().warning)
         self._accepted = 0
         self._ignored_halted = 0

@@ -213,3 +213,16 @@ def test_progress_resets_the_stagnation_count() -> None:
         s = gov.step(Signal(0.2 if k % 15 == 14 else 0.0, 0.4, 0.1, 0.1), t)
         assert not s.stagnating
     assert s.non_progress_steps == 0
+
+
+def test_unknown_start_time_gives_the_first_step_no_rest_and_no_decay() -> None:
+    """A node whose (sim) clock has not started cannot say when the episode began; the
+    first step then counts no time, exactly like a step at the episode's start instant."""
+    a = Governor(now=None)
+    b = Governor(now=1.7e9)
+    assert a.step(HOPPING, 1.7e9) == b.step(HOPPING, 1.7e9)
+    # From then on time counts normally.
+    assert a.step(HOPPING, 1.7e9 + 5.0) == b.step(HOPPING, 1.7e9 + 5.0)
+    # Whereas a known but distant start decays exploration and persistence for the rest.
+    far = Governor(now=0.0).step(HOPPING, 1000.0)
+    assert far.persistence < Governor(now=1000.0).step(HOPPING, 1000.0).persistence
