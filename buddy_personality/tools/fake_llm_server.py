@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -73,6 +74,16 @@ def echo_responder(request: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """Clients that hang up early (timeouts under test) are normal here, not errors."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 class FakeLlmServer:
     """Use as a context manager, or call start() / stop()."""
 
@@ -91,9 +102,10 @@ class FakeLlmServer:
         self.chunk_chars = max(1, chunk_chars)
         self.chunk_delay_s = chunk_delay_s
         self.requests: list[dict[str, Any]] = []
+        self.chunks_sent = 0   # SSE content events written so far (all requests)
         self.raw_requests: list[bytes] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
+        self._httpd = _QuietServer(("127.0.0.1", port), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
@@ -110,6 +122,7 @@ class FakeLlmServer:
         with self._lock:
             self.requests.clear()
             self.raw_requests.clear()
+            self.chunks_sent = 0
 
     @property
     def port(self) -> int:
@@ -201,9 +214,11 @@ class FakeLlmServer:
                 if mode == "reject_guided" and "response_format" in request:
                     self._send_json(400, {"error": {"message": "response_format unsupported"}})
                     return
+                # The answer is chosen before any delay, so a slow request that outlives
+                # its test cannot consume the next test's scripted answers.
+                content = server._content_for(request)
                 if mode == "slow":
                     time.sleep(server.slow_s)
-                content = server._content_for(request)
                 if mode == "stream" or request.get("stream"):
                     self._stream(content)
                 else:
@@ -227,6 +242,7 @@ class FakeLlmServer:
                               "choices": [{"index": 0, "delta": {"content": content[i:i + n]}}]}
                         self.wfile.write(f"data: {json.dumps(ev)}\n\n".encode())
                         self.wfile.flush()
+                        server.chunks_sent += 1
                         if server.chunk_delay_s > 0:
                             time.sleep(server.chunk_delay_s)
                     self.wfile.write(b"data: [DONE]\n\n")
