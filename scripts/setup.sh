@@ -56,7 +56,14 @@ pyver=$("$py" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]
 h=$(hash_of requirements.txt constraints.txt)
 if ! fresh deps "$h"; then
     say "installing pinned ROS 2 Jazzy wheels and Python dependencies"
-    "$py" -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+    mkdir -p "$root/build"
+    log="$root/build/pip-requirements.log"
+    if ! "$py" -m pip install --disable-pip-version-check -r requirements.txt -c constraints.txt \
+            >"$log" 2>&1; then
+        grep -v '^WARNING: Location' "$log" | tail -n 30 >&2
+        echo "installing the dependencies failed; full log: $log" >&2
+        exit 1
+    fi
     stamp deps "$h"
     rm -f "$stamps/cmakefix" "$stamps/msgs"
 fi
