@@ -1,56 +1,337 @@
-"""face_driver lifecycle node (DESIGN §4.4). Skeleton: parameters, autostart,
-diagnostics."""
+"""face_driver lifecycle node (DESIGN §4.4): the face board over its serial protocol.
+
+A thin layer around `buddy_personality.face.driver.FaceDriverCore`:
+
+- configure: open the port (`port`: a path, `auto`, or `sim` for an in-process
+  simulated board) and negotiate protocol v2 (v1 on older firmware), waiting at most
+  the negotiation timeout. A missing port is not a failure: the core keeps retrying
+  with backoff and diagnostics say why.
+- activate: the face is driven: the whole state is sent and a 50 Hz tick starts
+  (link poll, keepalive, backstop timing, board telemetry). A new snapshot, phase,
+  AI emotion, gesture or talking state is sent at once from its callback, not at the
+  next tick.
+- deactivate stops the tick; cleanup closes the port.
+
+Serial reads run on the port's reader thread (`face.transport.ThreadedPort`); the
+executor thread only writes (a few dozen bytes, with a write timeout) and drains the
+reader's buffer in the tick.
+
+Time: the core runs on the steady clock, not the ROS clock. The link is hardware
+real-time (keepalive to the firmware, heartbeat silence, backoff, the host
+`t_src_us` that the protocol defines as a monotonic clock), and snapshot age is
+measured on arrival, so sim time (a paused or fast replay) must not stretch it.
+
+Topics: subscribes personality/snapshot and conversation/phase (latched),
+personality/ai_emotion (backstop only), face/gesture, tts/speaking, system/events;
+publishes face/state (latched; on change and at 1 Hz), face/button, face/touch and
+/diagnostics.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from rclpy.clock import Clock, ClockType
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
+from std_msgs.msg import Bool
 
-from buddy_personality.nodes.common.diagnostics import DiagnosticsPublisher, Health
+from buddy_msgs.msg import (
+    AiEmotion,
+    ButtonEvent,
+    ConversationPhase,
+    FaceState,
+    Gesture,
+    PersonalitySnapshot,
+    SystemEvent,
+    TouchEvent,
+)
+from buddy_personality.face.driver import DriverConfig, FaceDriverCore
+from buddy_personality.face.link import LinkConfig, LinkManager, LinkState, Port
+from buddy_personality.face.policy import BackstopConfig, FacePolicy
+from buddy_personality.face.sim_board import SimBoardDevice
+from buddy_personality.face.transport import SerialTransport, ThreadedPort, find_board_port
+from buddy_personality.nodes.common import qos
+from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
+from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import run_node
 
 PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("autostart", True, "configure and activate on start, so ros2 run works alone",
               read_only=True),
     ParamSpec("port", "sim", "serial port path, 'auto' to find the board, 'sim' for an "
-              "in-process simulated board"),
+              "in-process simulated board (read at configure)"),
     ParamSpec("baud", 115200, "serial baud rate (USB CDC ignores it)", min=1200, max=4000000),
     ParamSpec("tick_hz", 50.0, "face tick rate", min=1.0, max=200.0, read_only=True),
     ParamSpec("stale_after_s", 3.0, "snapshot age that starts the backstop (spec 002 §11.3)",
               min=0.1, max=60.0),
-    ParamSpec("keepalive_s", 1.0, "SET_STATE at least this often", min=0.05, max=10.0),
+    ParamSpec("keepalive_s", 1.0, "SET_STATE at least this often (DESIGN §4.4)",
+              min=0.05, max=10.0),
+    ParamSpec("protocol_version", 2, "protocol version to negotiate (face-protocol.md)",
+              min=1, max=2),
+    ParamSpec("negotiation_timeout_s", 0.5, "no ACK within this: stay on v1 (old firmware)",
+              min=0.05, max=5.0),
+    ParamSpec("silence_timeout_s", 3.0, "no frame from the board this long = link lost "
+              "(0 = never)", min=0.0, max=60.0),
+    ParamSpec("backoff_initial_s", 0.5, "first reconnect delay, doubled per failure",
+              min=0.01, max=60.0),
+    ParamSpec("backoff_max_s", 8.0, "longest reconnect delay", min=0.01, max=600.0),
+    ParamSpec("brightness", 255, "SET_STATE brightness", min=0, max=255),
+    ParamSpec("talking_energy", 180, "SET_TALKING energy while TTS speaks", min=0, max=255),
+    ParamSpec("attentive_intensity", 0.5, "intensity of the LISTENING/THINKING face "
+              "(spec 002 §11.1)", min=0.0, max=1.0),
 )
+
+FACE_STATE_PERIOD_S = 1.0  # face/state republish (it is also sent on every change)
+STRING_MAX = 64            # DESIGN §5: oversize strings are truncated
 
 
 class FaceDriverNode(LifecycleNode):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("face_driver", **node_kwargs)
         self.params = declare_parameters(self, PARAMETERS)
-        self._state_label = "unconfigured"
-        self._diagnostics = DiagnosticsPublisher(
-            self, lambda: Health(message=f"skeleton, {self._state_label}")
-        )
+        self._steady = Clock(clock_type=ClockType.STEADY_TIME)
+        self._rejections = RejectionLog(self.get_logger().warning)
+        self.core: FaceDriverCore | None = None
+        self.sim_device: SimBoardDevice | None = None  # port 'sim' (tests poke it)
+        self._lifecycle_label = "unconfigured"
+        self._subs: list[Any] = []
+        self._pubs: list[Any] = []
+        self._timer: Any = None
+        self._last_face_key: tuple | None = None
+        self._last_face_pub = 0.0
+        self.tick_periods: list[float] = []  # tick-to-tick periods (benchmark)
+        self.record_tick_periods = False
+        self._last_tick: float | None = None
+        self._diagnostics = DiagnosticsPublisher(self, self._health)
         if self.params["autostart"]:
             self.trigger_configure()
             self.trigger_activate()
 
+    def now(self) -> float:
+        return self._steady.now().nanoseconds * 1e-9
+
+    # --- lifecycle -----------------------------------------------------------------------
+
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self._state_label = "inactive"
+        p = {name: self.get_parameter(name).value for name in self.params}
+        link = LinkManager(
+            self._opener(str(p["port"]), int(p["baud"])),
+            LinkConfig(
+                want_version=int(p["protocol_version"]),
+                negotiation_timeout_s=float(p["negotiation_timeout_s"]),
+                silence_timeout_s=float(p["silence_timeout_s"]),
+                backoff_initial_s=float(p["backoff_initial_s"]),
+                backoff_max_s=float(p["backoff_max_s"]),
+            ),
+        )
+        policy = FacePolicy(BackstopConfig(
+            stale_after_s=float(p["stale_after_s"]),
+            attentive_intensity=float(p["attentive_intensity"]),
+        ))
+        # One tick of margin so the gap between two SET_STATEs never exceeds keepalive_s.
+        keepalive = max(0.01, float(p["keepalive_s"]) - 1.0 / float(p["tick_hz"]))
+        self.core = FaceDriverCore(link, policy, DriverConfig(
+            brightness=int(p["brightness"]), keepalive_period_s=keepalive,
+            talking_energy=int(p["talking_energy"]),
+        ))
+        self._negotiate(link, float(p["negotiation_timeout_s"]))
+
+        self._pubs = [
+            self.create_lifecycle_publisher(FaceState, "face/state", qos.LATCHED),
+            self.create_lifecycle_publisher(ButtonEvent, "face/button", qos.EVENTS),
+            self.create_lifecycle_publisher(TouchEvent, "face/touch", qos.EVENTS),
+        ]
+        self._state_pub, self._button_pub, self._touch_pub = self._pubs
+        self._subs = [
+            self.create_subscription(PersonalitySnapshot, "personality/snapshot",
+                                     self._on_snapshot, qos.LATCHED),
+            self.create_subscription(AiEmotion, "personality/ai_emotion",
+                                     self._on_ai_emotion, qos.EVENTS),
+            self.create_subscription(ConversationPhase, "conversation/phase",
+                                     self._on_phase, qos.LATCHED),
+            self.create_subscription(Gesture, "face/gesture", self._on_gesture, qos.EVENTS),
+            self.create_subscription(Bool, "tts/speaking", self._on_speaking, qos.EVENTS),
+            self.create_subscription(SystemEvent, "system/events", self._on_system,
+                                     qos.EVENTS),
+        ]
+        self._lifecycle_label = "inactive"
         return TransitionCallbackReturn.SUCCESS
 
+    def _opener(self, port: str, baud: int):
+        if port == "sim":
+            self.sim_device = SimBoardDevice()
+            device = self.sim_device
+            return lambda: ThreadedPort(device.open())
+
+        def open_serial() -> Port:
+            path = find_board_port() if port == "auto" else port
+            return ThreadedPort(SerialTransport(path, baud))
+
+        return open_serial
+
+    def _negotiate(self, link: LinkManager, timeout_s: float) -> None:
+        """Open and negotiate now, waiting at most the negotiation timeout (plus a
+        little): configure reports a link that is up, or the reason it is not."""
+        deadline = time.monotonic() + timeout_s + 0.1
+        link.poll(self.now())
+        while link.state == LinkState.NEGOTIATING and time.monotonic() < deadline:
+            time.sleep(0.002)  # the reader thread is filling the port's buffer
+            link.poll(self.now())
+        if link.connected:
+            self.get_logger().info(f"face board on {link.port_name}: protocol v{link.version}")
+        else:
+            self.get_logger().warning(
+                f"face board not connected ({link.last_error}); retrying with backoff")
+
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self._state_label = "active"
-        return super().on_activate(state)
+        assert self.core is not None
+        result = super().on_activate(state)  # activates the lifecycle publishers
+        self.core.activate(self.now())
+        self._last_tick = None
+        self._timer = self.create_timer(1.0 / float(self.params["tick_hz"]), self._tick,
+                                        clock=self._steady)
+        self._lifecycle_label = "active"
+        self._publish_state(force=True)
+        return result
 
     def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self._state_label = "inactive"
+        if self._timer is not None:
+            self.destroy_timer(self._timer)
+            self._timer = None
+        if self.core is not None:
+            self.core.deactivate()
+        self._lifecycle_label = "inactive"
         return super().on_deactivate(state)
 
     def on_cleanup(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self._state_label = "unconfigured"
+        self._teardown()
+        self._lifecycle_label = "unconfigured"
         return TransitionCallbackReturn.SUCCESS
+
+    def on_shutdown(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self._teardown()
+        self._lifecycle_label = "finalized"
+        return TransitionCallbackReturn.SUCCESS
+
+    def _teardown(self) -> None:
+        if self._timer is not None:
+            self.destroy_timer(self._timer)
+            self._timer = None
+        for sub in self._subs:
+            self.destroy_subscription(sub)
+        for pub in self._pubs:
+            self.destroy_lifecycle_publisher(pub)
+        self._subs, self._pubs = [], []
+        if self.core is not None:
+            self.core.link.close()
+            self.core = None
+
+    def destroy_node(self) -> None:
+        self._teardown()  # stop the reader thread and close the port
+        super().destroy_node()
+
+    # --- inputs (event-driven: the core sends at once) ---------------------------------
+
+    def _on_snapshot(self, msg: PersonalitySnapshot) -> None:
+        if self.core is None:
+            return
+        if not self.core.on_snapshot(msg.mood[:STRING_MAX], msg.intensity, self.now()):
+            self._rejections.reject("snapshot", f"mood {msg.mood[:STRING_MAX]!r}, "
+                                    f"intensity {msg.intensity}")
+        self._publish_state()
+
+    def _on_ai_emotion(self, msg: AiEmotion) -> None:
+        if self.core is None:
+            return
+        if not self.core.on_ai_emotion(msg.emotion[:STRING_MAX], msg.intensity, self.now()):
+            self._rejections.reject("ai_emotion", f"emotion {msg.emotion[:STRING_MAX]!r}, "
+                                    f"intensity {msg.intensity}")
+        self._publish_state()
+
+    def _on_phase(self, msg: ConversationPhase) -> None:
+        if self.core is None:
+            return
+        if not self.core.on_phase(int(msg.phase), self.now()):
+            self._rejections.reject("phase", f"phase {msg.phase}")
+        self._publish_state()
+
+    def _on_gesture(self, msg: Gesture) -> None:
+        if self.core is None:
+            return
+        if not 0 <= msg.gesture_id <= Gesture.WIGGLE:
+            self._rejections.reject("gesture", f"gesture_id {msg.gesture_id}")
+            return
+        self.core.on_gesture(int(msg.gesture_id), int(msg.duration_ms), self.now())
+
+    def _on_speaking(self, msg: Bool) -> None:
+        if self.core is not None:
+            self.core.on_talking(bool(msg.data), self.now())
+            self._publish_state()
+
+    def _on_system(self, msg: SystemEvent) -> None:
+        if self.core is not None:
+            self.core.on_system_event(int(msg.kind), float(msg.battery_pct), self.now())
+
+    # --- tick ----------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        if self.core is None:
+            return
+        now = self.now()
+        if self.record_tick_periods and self._last_tick is not None:
+            self.tick_periods.append(now - self._last_tick)
+        self._last_tick = now
+        out = self.core.tick(now)
+        stamp = self.get_clock().now().to_msg()
+        for button in out.buttons:
+            msg = ButtonEvent(button_id=button.button_id, event_type=button.event_type,
+                              state=button.state)
+            msg.header.stamp = stamp
+            self._button_pub.publish(msg)
+        for touch in out.touches:
+            msg = TouchEvent(event_type=touch.event_type, x=touch.x, y=touch.y)
+            msg.header.stamp = stamp
+            self._touch_pub.publish(msg)
+        self._publish_state()
+
+    def _publish_state(self, force: bool = False) -> None:
+        core = self.core
+        if core is None or core.shown is None or not self._pubs:
+            return
+        now = self.now()
+        link = core.link
+        shown = core.shown
+        key = (shown.mood, round(shown.intensity, 3), core.conv_state, core.talking,
+               link.connected, link.version, shown.backstop_active, link.port_name)
+        if not force and key == self._last_face_key and (
+                now - self._last_face_pub < FACE_STATE_PERIOD_S):
+            return
+        self._last_face_key, self._last_face_pub = key, now
+        age = core.policy.snapshot_age(now)
+        msg = FaceState(
+            mood=shown.mood, mood_id=shown.mood_id, intensity=float(shown.intensity),
+            conv_state=core.conv_state, talking=core.talking, connected=link.connected,
+            protocol_version=link.version, backstop_active=shown.backstop_active,
+            snapshot_age_s=-1.0 if age is None else age, port=link.port_name,
+        )
+        msg.header.stamp = self.get_clock().now().to_msg()
+        self._state_pub.publish(msg)
+
+    def _health(self) -> Health:
+        core = self.core
+        values: dict[str, str] = {"lifecycle": self._lifecycle_label}
+        values.update(self._rejections.as_values())
+        if core is None:
+            return Health(WARN, f"not configured ({self._lifecycle_label})", values)
+        values.update(core.diagnostics(self.now()))
+        link = core.link
+        if not link.connected:
+            return Health(WARN, f"face board not connected: {link.last_error}", values)
+        if core.policy.is_stale(self.now()):
+            return Health(WARN, "snapshot stale: backstop active", values)
+        return Health(OK, f"face board v{link.version} on {link.port_name}", values)
 
 
 def main(args: list[str] | None = None) -> int:
