@@ -1,27 +1,367 @@
-"""identity node (DESIGN §4.3). Skeleton: parameters and diagnostics."""
+"""identity node (DESIGN §4.3): spec 004's FSMs over ROS.
+
+A thin translation layer around `buddy_personality.identity.IdentityCore`:
+
+- in: `identity/events` (IdentityEvent), `conversation/events` (ConversationEvent),
+  `consent/events` (ConsentEvent). Bad events (unknown kind, out-of-range confidence,
+  unknown user, HC-2 voice/face signals) are refused by the core with a reason, logged
+  once per cause and counted in diagnostics.
+- out: `identity/state` and `consent/state` (latched) whenever the core says they changed;
+  `identity/system_events` (SystemEvent BIRTHDAY_GREETING).
+- services: `identity/execute_command`, `identity/request_profile_update`,
+  `identity/request_consent`, `identity/delegate`.
+- an executed "forget everything" calls `personality/reset_memory` (std_srvs/Trigger)
+  with `call_async` and a done-callback, never synchronously inside a callback. A call
+  waits (re-tried from the tick) while the service is not up, for `reset_memory_wait_s`.
+- a tick at `tick_hz` fires the FSM timeouts and passes the local date (from the node
+  clock; trusted when `trust_system_date` is set and the clock is plausibly set).
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rclpy.node import Node
+from std_srvs.srv import Trigger
 
-from buddy_personality.nodes.common.diagnostics import DiagnosticsPublisher, Health
+from buddy_msgs.msg import (
+    ConsentEvent,
+    ConsentRecord,
+    ConsentState,
+    ConversationEvent,
+    IdentityEvent,
+    IdentityState,
+    SystemEvent,
+)
+from buddy_msgs.srv import Delegate, ExecuteCommand, RequestConsent, RequestProfileUpdate
+from buddy_personality.identity import (
+    BirthdayGreeting,
+    ConsentInput,
+    IdentityConfig,
+    IdentityCore,
+    IdentityInput,
+    Outcome,
+    ProfileStore,
+    ResetMemory,
+)
+from buddy_personality.nodes.common import qos
+from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
-from buddy_personality.nodes.common.runtime import run_node
+from buddy_personality.nodes.common.rejections import RejectionLog
+from buddy_personality.nodes.common.runtime import now_s, run_node
+
+_D = IdentityConfig()  # core defaults, so the node and the core agree
 
 PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("profiles_path", "~/.local/share/buddy/household.json",
               "household profiles JSON store (spec 004)", read_only=True),
     ParamSpec("tick_hz", 1.0, "rate of the timeout tick", min=0.1, max=50.0, read_only=True),
+    ParamSpec("signal_low", _D.signal_low, "paired-device confidence below which a signal "
+              "is noise (spec 004 §1 signal_low)", min=0.0, max=1.0, read_only=True),
+    ParamSpec("signal_medium", _D.signal_medium, "paired-device confidence that makes "
+              "identity PROBABLE (spec 004 §1 signal_medium)", min=0.0, max=1.0,
+              read_only=True),
+    ParamSpec("addressing_inferred_high", _D.addressing_inferred_high,
+              "confidence of inferred_signal(high) (spec 004 §1.1)", min=0.0, max=1.0,
+              read_only=True),
+    ParamSpec("probable_timeout_s", _D.probable_timeout_s, "PROBABLE -> UNKNOWN after",
+              min=0.1, max=86400.0, read_only=True),
+    ParamSpec("ambiguous_timeout_s", _D.ambiguous_timeout_s, "AMBIGUOUS -> UNKNOWN after",
+              min=0.1, max=86400.0, read_only=True),
+    ParamSpec("rejected_timeout_s", _D.rejected_timeout_s, "REJECTED -> UNKNOWN after",
+              min=0.1, max=86400.0, read_only=True),
+    ParamSpec("silence_timeout_s", _D.silence_timeout_s,
+              "CONFIRMED_ACTIVE -> CONFIRMED after this long without a speaking turn",
+              min=0.1, max=86400.0, read_only=True),
+    ParamSpec("command_confirmation_timeout_s", _D.command_confirmation_timeout_s,
+              "a command awaiting confirmation is cancelled after", min=0.1, max=3600.0,
+              read_only=True),
+    ParamSpec("profile_confirmation_timeout_s", _D.profile_confirmation_timeout_s,
+              "a profile update awaiting confirmation is cancelled after", min=0.1,
+              max=86400.0, read_only=True),
+    ParamSpec("delegation_confirmation_timeout_s", _D.delegation_confirmation_timeout_s,
+              "a delegation awaiting the owner's confirmation lapses after", min=0.1,
+              max=86400.0, read_only=True),
+    ParamSpec("max_delegation_s", _D.max_delegation_s, "longest delegation lifetime",
+              min=1.0, max=86400.0, read_only=True),
+    ParamSpec("consent_timeout_s", _D.consent_timeout_s,
+              "a consent request without an answer lapses after", min=0.1, max=86400.0,
+              read_only=True),
+    ParamSpec("teen_from_years", _D.teen_from_years, "age group TEEN from this age",
+              min=1, max=30, read_only=True),
+    ParamSpec("adult_from_years", _D.adult_from_years, "age group ADULT from this age",
+              min=2, max=30, read_only=True),
+    ParamSpec("trust_system_date", True, "the local date from the node clock is trusted "
+              "(birthdays, ages) when the clock reads at least MIN_TRUSTED_YEAR",
+              read_only=True),
+    ParamSpec("reset_memory_wait_s", 30.0, "how long an executed memory reset waits for "
+              "personality/reset_memory to come up", min=0.1, max=3600.0, read_only=True),
 )
+
+MIN_TRUSTED_YEAR = 2025  # an unsynchronised Pi clock starts near 1970
+MAX_TEXT = 64  # DESIGN §5: oversize strings are truncated (ids, names, scopes)
+SERVICE_TIMEOUT_S = 5.0
+
+
+def _cut(text: str) -> str:
+    return text[:MAX_TEXT]
+
+
+@dataclass(slots=True)
+class _PendingReset:
+    effect: ResetMemory
+    since: float
 
 
 class IdentityNode(Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("identity", **node_kwargs)
-        self.params = declare_parameters(self, PARAMETERS)
-        self._diagnostics = DiagnosticsPublisher(self, lambda: Health(message="skeleton"))
+        self.params = p = declare_parameters(self, PARAMETERS)
+        self._rejections = RejectionLog(self.get_logger().warning)
+        config = IdentityConfig(
+            signal_low=p["signal_low"],
+            signal_medium=p["signal_medium"],
+            addressing_inferred_high=p["addressing_inferred_high"],
+            probable_timeout_s=p["probable_timeout_s"],
+            ambiguous_timeout_s=p["ambiguous_timeout_s"],
+            rejected_timeout_s=p["rejected_timeout_s"],
+            silence_timeout_s=p["silence_timeout_s"],
+            command_confirmation_timeout_s=p["command_confirmation_timeout_s"],
+            profile_confirmation_timeout_s=p["profile_confirmation_timeout_s"],
+            delegation_confirmation_timeout_s=p["delegation_confirmation_timeout_s"],
+            max_delegation_s=p["max_delegation_s"],
+            consent_timeout_s=p["consent_timeout_s"],
+            teen_from_years=p["teen_from_years"],
+            adult_from_years=p["adult_from_years"],
+        )
+        self._store = ProfileStore(Path(p["profiles_path"]).expanduser())
+        for warning in self._store.warnings:
+            self.get_logger().warning(warning)
+        self._core = IdentityCore(self._store, config, now=now_s(self))
+        self._pending_resets: list[_PendingReset] = []
+        self._resets_called = 0
+        self._resets_failed = 0
+        self._greetings = 0
+
+        self._state_pub = self.create_publisher(IdentityState, "identity/state", qos.LATCHED)
+        self._consent_pub = self.create_publisher(ConsentState, "consent/state", qos.LATCHED)
+        self._system_pub = self.create_publisher(
+            SystemEvent, "identity/system_events", qos.EVENTS
+        )
+        self._reset_client = self.create_client(Trigger, "personality/reset_memory")
+        self.create_subscription(IdentityEvent, "identity/events", self._on_identity_event,
+                                 qos.EVENTS)
+        self.create_subscription(ConversationEvent, "conversation/events",
+                                 self._on_conversation_event, qos.EVENTS)
+        self.create_subscription(ConsentEvent, "consent/events", self._on_consent_event,
+                                 qos.EVENTS)
+        self.create_service(ExecuteCommand, "identity/execute_command", self._on_execute)
+        self.create_service(RequestProfileUpdate, "identity/request_profile_update",
+                            self._on_profile_update)
+        self.create_service(RequestConsent, "identity/request_consent", self._on_consent)
+        self.create_service(Delegate, "identity/delegate", self._on_delegate)
+        self.create_timer(1.0 / p["tick_hz"], self._on_tick)
+        self._diagnostics = DiagnosticsPublisher(self, self._health)
+        self._apply(self._core.tick(now_s(self), *self._date()))
+        self._publish_identity()
+        self._publish_consent()
+
+    # -- date ---------------------------------------------------------------------------
+
+    def _date(self) -> tuple[dt.date, bool]:
+        """The local date on the node clock, and whether to trust it."""
+        today = dt.datetime.fromtimestamp(now_s(self)).date()
+        return today, bool(self.params["trust_system_date"]) and today.year >= MIN_TRUSTED_YEAR
+
+    # -- inputs ---------------------------------------------------------------------------
+
+    def _on_identity_event(self, msg: IdentityEvent) -> None:
+        ev = IdentityInput(
+            kind=msg.kind,
+            user_id=_cut(msg.user_id),
+            confidence=msg.confidence,
+            value=_cut(msg.value),
+            participant_id=_cut(msg.participant_id),
+            identity_known=msg.identity_known,
+        )
+        self._apply(self._core.handle_identity_event(ev, now_s(self)))
+
+    def _on_conversation_event(self, msg: ConversationEvent) -> None:
+        if msg.kind == ConversationEvent.STARTED:
+            self._apply(self._core.conversation_started(now_s(self)))
+        elif msg.kind == ConversationEvent.ENDED:
+            self._apply(self._core.conversation_ended(now_s(self)))
+        else:
+            self._rejections.reject("unknown_kind", f"conversation event kind {msg.kind}")
+
+    def _on_consent_event(self, msg: ConsentEvent) -> None:
+        ev = ConsentInput(msg.kind, _cut(msg.user_id), _cut(msg.scope), _cut(msg.granted_by))
+        self._apply(self._core.handle_consent_event(ev, now_s(self)))
+
+    def _on_tick(self) -> None:
+        self._apply(self._core.tick(now_s(self), *self._date()))
+        self._flush_resets()
+
+    # -- services ---------------------------------------------------------------------------
+
+    def _on_execute(
+        self, req: ExecuteCommand.Request, res: ExecuteCommand.Response
+    ) -> ExecuteCommand.Response:
+        out = self._core.execute_command(
+            req.action, _cut(req.command), _cut(req.user_id), req.args[:256], now_s(self)
+        )
+        self._apply(out)
+        return self._reply(out, res)
+
+    def _on_profile_update(
+        self, req: RequestProfileUpdate.Request, res: RequestProfileUpdate.Response
+    ) -> RequestProfileUpdate.Response:
+        out = self._core.request_profile_update(
+            req.action, _cut(req.requester_id), _cut(req.target_user_id), _cut(req.field),
+            _cut(req.value), now_s(self),
+        )
+        self._apply(out)
+        return self._reply(out, res)
+
+    def _on_consent(
+        self, req: RequestConsent.Request, res: RequestConsent.Response
+    ) -> RequestConsent.Response:
+        out = self._core.request_consent(
+            req.action, _cut(req.user_id), _cut(req.scope), _cut(req.granted_by), now_s(self)
+        )
+        self._apply(out)
+        return self._reply(out, res)
+
+    def _on_delegate(self, req: Delegate.Request, res: Delegate.Response) -> Delegate.Response:
+        out = self._core.delegate(
+            req.action, _cut(req.owner_id), _cut(req.delegate_id), _cut(req.scope),
+            req.duration_s, now_s(self),
+        )
+        self._apply(out)
+        return self._reply(out, res)
+
+    @staticmethod
+    def _reply(out: Outcome, res: Any) -> Any:
+        if out.reply is not None:
+            res.accepted = out.reply.accepted
+            res.state = out.reply.state
+            res.message = out.reply.message
+        return res
+
+    # -- outputs ------------------------------------------------------------------------------
+
+    def _apply(self, out: Outcome) -> None:
+        """Log and count refusals, publish what changed, start the effects."""
+        for rejection in out.rejected:
+            self._rejections.reject(rejection.cause, rejection.reason)
+        for refusal in out.refused:
+            self.get_logger().debug(f"refused {refusal.machine}.{refusal.event}: {refusal.reason}")
+        for effect in out.effects:
+            if isinstance(effect, BirthdayGreeting):
+                self._greet(effect)
+            elif isinstance(effect, ResetMemory):
+                self.get_logger().info(f"{effect.command} executed for {effect.requested_by}")
+                self._pending_resets.append(_PendingReset(effect, now_s(self)))
+        if out.identity_changed:
+            self._publish_identity()
+        if out.consent_changed:
+            self._publish_consent()
+        if self._pending_resets:
+            self._flush_resets()
+
+    def _greet(self, effect: BirthdayGreeting) -> None:
+        msg = SystemEvent(kind=SystemEvent.BIRTHDAY_GREETING, battery_pct=-1.0,
+                          detail="birthday_greeting", user_id=effect.user_id)
+        msg.header.stamp = self.get_clock().now().to_msg()
+        self._system_pub.publish(msg)
+        self._greetings += 1
+
+    def _flush_resets(self) -> None:
+        """Call personality/reset_memory once per executed command, asynchronously."""
+        if not self._pending_resets:
+            return
+        now = now_s(self)
+        ready = self._reset_client.service_is_ready()
+        waiting: list[_PendingReset] = []
+        for pending in self._pending_resets:
+            if ready:
+                future = self._reset_client.call_async(Trigger.Request())
+                command = pending.effect.command
+                future.add_done_callback(lambda f, c=command: self._on_reset_done(c, f))
+                self._resets_called += 1
+            elif now - pending.since > self.params["reset_memory_wait_s"]:
+                self._reset_failed(pending.effect.command, "personality/reset_memory unavailable")
+            else:
+                waiting.append(pending)
+        self._pending_resets = waiting
+
+    def _on_reset_done(self, command: str, future: Any) -> None:
+        try:
+            result = future.result()
+        except Exception as exc:  # the future carries the service's exception
+            self._reset_failed(command, f"personality/reset_memory raised {exc}")
+            return
+        if result is None or not result.success:
+            self._reset_failed(command, result.message if result is not None else "no answer")
+            return
+        self.get_logger().info(f"memory reset done: {result.message}")
+        self._core.command_execution_result(command, True, result.message)
+
+    def _reset_failed(self, command: str, detail: str) -> None:
+        self._resets_failed += 1
+        self.get_logger().error(f"{command} could not reset memory: {detail}")
+        self._core.command_execution_result(command, False, detail)
+
+    def _publish_identity(self) -> None:
+        snap = self._core.identity_snapshot()
+        msg = IdentityState(
+            state=snap.state,
+            user_id=snap.user_id,
+            role=snap.role,
+            addressing_state=snap.addressing_state,
+            preferred_name=snap.preferred_name,
+            age_group=snap.age_group,
+            conversation_mode=snap.conversation_mode,
+            child_safe=snap.child_safe,
+            participants=list(snap.participants),
+        )
+        msg.header.stamp = self.get_clock().now().to_msg()
+        self._state_pub.publish(msg)
+
+    def _publish_consent(self) -> None:
+        msg = ConsentState(
+            records=[
+                ConsentRecord(user_id=r.user_id, scope=r.scope, state=r.state)
+                for r in self._core.consent_snapshot()
+            ]
+        )
+        msg.header.stamp = self.get_clock().now().to_msg()
+        self._consent_pub.publish(msg)
+
+    def _health(self) -> Health:
+        core = self._core
+        snap = core.identity_snapshot()
+        values: dict[str, object] = {
+            "identity_state": snap.state,
+            "user_id": snap.user_id,
+            "conversation_mode": snap.conversation_mode,
+            "age_group": snap.age_group,
+            "command_state": int(core.command_state),
+            "household_size": len(self._store.user_ids()),
+            "birthday_greetings": self._greetings,
+            "reset_memory_called": self._resets_called,
+            "reset_memory_failed": self._resets_failed,
+            "reset_memory_waiting": len(self._pending_resets),
+        }
+        values.update({f"core.{k}": v for k, v in sorted(core.counters.items())})
+        values.update(self._rejections.as_values())
+        if self._store.warnings or self._resets_failed:
+            message = "; ".join(self._store.warnings) or "memory reset failed"
+            return Health(WARN, message, values)
+        return Health(OK, "ok", values)
 
 
 def main(args: list[str] | None = None) -> int:

@@ -1,0 +1,244 @@
+"""identity node over real DDS (DESIGN §4.3): events in, latched identity/consent state
+out, the four services, the birthday greeting, and "forget everything" reaching
+personality/reset_memory exactly once."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from diagnostic_msgs.msg import DiagnosticArray
+from rclpy.parameter import Parameter
+from std_srvs.srv import Trigger
+
+from buddy_msgs.msg import (
+    ConsentState,
+    ConversationEvent,
+    IdentityEvent,
+    IdentityState,
+    SystemEvent,
+)
+from buddy_msgs.srv import Delegate, ExecuteCommand, RequestConsent, RequestProfileUpdate
+from buddy_personality.identity import Profile, ProfileStore, write_household
+from buddy_personality.nodes.common import qos
+from buddy_personality.nodes.identity_node import IdentityNode
+
+pytestmark = pytest.mark.ros
+
+FORGET = ExecuteCommand.Request.CMD_FORGET_EVERYTHING
+
+
+def _years_ago(today: dt.date, years: int) -> dt.date:
+    try:
+        return today.replace(year=today.year - years)
+    except ValueError:  # 29 February
+        return today.replace(year=today.year - years, day=28)
+
+
+@pytest.fixture
+def household(tmp_path: Path) -> Path:
+    today = dt.date.today()
+    path = tmp_path / "household.json"
+    write_household(
+        path,
+        [
+            # mom's birthday is never today, so only mia is greeted
+            Profile("mom", "Anna", "parent", _years_ago(today + dt.timedelta(days=2), 38)),
+            Profile("mia", "Mia", "child", _years_ago(today, 5)),  # her birthday is today
+        ],
+    )
+    return path
+
+
+@pytest.fixture
+def node(ros, household):
+    return ros.add(IdentityNode(**ros.node_kwargs(parameter_overrides=[
+        Parameter("profiles_path", value=str(household)),
+        Parameter("tick_hz", value=10.0),
+    ])))
+
+
+@pytest.fixture
+def states(ros, node):
+    return ros.collect(IdentityState, "identity/state", qos.LATCHED)
+
+
+@pytest.fixture
+def events(ros, node):
+    return ros.publisher(IdentityEvent, "identity/events")
+
+
+def identity_event(kind: int, user_id: str = "", confidence: float = 1.0, **kw) -> IdentityEvent:
+    return IdentityEvent(kind=kind, user_id=user_id, confidence=confidence, **kw)
+
+
+def confirm(ros, events, states, user_id: str) -> None:
+    events.publish(identity_event(IdentityEvent.EXPLICIT_IDENTITY_CLAIM, user_id))
+    events.publish(identity_event(IdentityEvent.VALIDATION_SUCCESS, user_id))
+    assert ros.spin_until(
+        lambda: states and states[-1].state == IdentityState.CONFIRMED
+        and states[-1].user_id == user_id,
+        timeout=5,
+    )
+
+
+def diagnostics_value(ros, key: str, expected: str, timeout: float = 5.0) -> bool:
+    arrays = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+
+    def seen() -> bool:
+        for array in arrays:
+            for status in array.status:
+                if status.name.endswith("identity"):
+                    values = {kv.key: kv.value for kv in status.values}
+                    if values.get(key) == expected:
+                        return True
+        return False
+
+    return ros.spin_until(seen, timeout)
+
+
+def command(ros, action: int, user_id: str) -> ExecuteCommand.Response:
+    return ros.call(ExecuteCommand, "identity/execute_command",
+                    ExecuteCommand.Request(action=action, command=FORGET, user_id=user_id))
+
+
+def test_initial_state_is_latched_and_child_safe(ros, node) -> None:
+    ros.spin_for(0.2)
+    late = ros.collect(IdentityState, "identity/state", qos.LATCHED)
+    consent = ros.collect(ConsentState, "consent/state", qos.LATCHED)
+    assert ros.spin_until(lambda: late and consent, timeout=5)
+    s = late[-1]
+    assert (s.state, s.user_id, s.age_group, s.conversation_mode) == (
+        IdentityState.UNKNOWN, "", IdentityState.AGE_UNKNOWN, IdentityState.PRIVATE)
+    assert s.child_safe  # DESIGN §4.3: unknown age means CHILD
+    assert list(consent[-1].records) == []
+
+
+def test_voice_signal_is_refused_under_hc2(ros, node, states, events) -> None:
+    events.publish(identity_event(IdentityEvent.VOICE_SIGNAL, "mom", 0.99))
+    events.publish(identity_event(IdentityEvent.FACE_SIGNAL, "mom", 0.99))
+    assert diagnostics_value(ros, "rejected.hc2_refused", "2")
+    assert all(s.state == IdentityState.UNKNOWN for s in states)
+    # Identity still comes from an explicit claim and validation.
+    confirm(ros, events, states, "mom")
+    assert states[-1].role == "parent" and not states[-1].child_safe
+
+
+def test_bad_events_are_refused_and_counted(ros, node, states, events) -> None:
+    events.publish(identity_event(200))
+    events.publish(identity_event(IdentityEvent.SATELLITE_IDENTITY, "mom", 1.7))
+    events.publish(identity_event(IdentityEvent.SATELLITE_IDENTITY, "mom", float("nan")))
+    events.publish(identity_event(IdentityEvent.SATELLITE_IDENTITY, "stranger", 0.9))
+    assert diagnostics_value(ros, "rejected.total", "4")
+    assert diagnostics_value(ros, "rejected.bad_confidence", "2")
+    assert all(s.state == IdentityState.UNKNOWN for s in states)
+
+
+def test_parent_forget_everything_calls_reset_memory_once(ros, node, states, events) -> None:
+    calls: list[int] = []
+
+    def reset(_req: Trigger.Request, res: Trigger.Response) -> Trigger.Response:
+        calls.append(1)
+        res.success, res.message = True, "memory cleared"
+        return res
+
+    ros.probe.create_service(Trigger, "personality/reset_memory", reset)
+    confirm(ros, events, states, "mom")
+    res = command(ros, ExecuteCommand.Request.REQUEST, "mom")
+    assert res.accepted and res.state == ExecuteCommand.Response.PENDING_CONFIRMATION
+    ros.spin_for(0.3)
+    assert calls == []  # nothing before the confirmation
+    res = command(ros, ExecuteCommand.Request.CONFIRM, "mom")
+    assert res.accepted and res.state == ExecuteCommand.Response.EXECUTED
+    assert ros.spin_until(lambda: calls, timeout=5)
+    assert command(ros, ExecuteCommand.Request.CONFIRM, "mom").accepted is False
+    ros.spin_for(0.5)
+    assert calls == [1]
+    assert diagnostics_value(ros, "core.execution_success", "1")
+
+
+def test_reset_waits_for_the_personality_service(ros, node, states, events) -> None:
+    confirm(ros, events, states, "mom")
+    command(ros, ExecuteCommand.Request.REQUEST, "mom")
+    command(ros, ExecuteCommand.Request.CONFIRM, "mom")
+    assert diagnostics_value(ros, "reset_memory_waiting", "1")
+    calls: list[int] = []
+
+    def reset(_req: Trigger.Request, res: Trigger.Response) -> Trigger.Response:
+        calls.append(1)
+        res.success = True
+        return res
+
+    ros.probe.create_service(Trigger, "personality/reset_memory", reset)
+    assert ros.spin_until(lambda: calls, timeout=5)
+    ros.spin_for(0.3)
+    assert calls == [1]
+
+
+def test_child_forget_everything_is_denied(ros, node, states, events) -> None:
+    calls: list[int] = []
+    ros.probe.create_service(Trigger, "personality/reset_memory",
+                             lambda _q, r: calls.append(1) or r)
+    confirm(ros, events, states, "mia")
+    res = command(ros, ExecuteCommand.Request.REQUEST, "mia")
+    assert res.accepted and res.state == ExecuteCommand.Response.DENIED
+    assert "role" in res.message
+    ros.spin_for(0.3)
+    assert calls == []
+
+
+def test_participant_arrival_makes_the_mode_shared(ros, node, states, events) -> None:
+    confirm(ros, events, states, "mom")
+    events.publish(identity_event(IdentityEvent.EXPLICIT_PREFERENCE, value="Mama"))
+    assert ros.spin_until(lambda: states[-1].preferred_name == "Mama", timeout=5)
+    events.publish(identity_event(IdentityEvent.PARTICIPANT_DETECTED, participant_id="guest"))
+    assert ros.spin_until(
+        lambda: states[-1].conversation_mode == IdentityState.SHARED_UNVERIFIED, timeout=5
+    )
+    assert states[-1].preferred_name == "" and list(states[-1].participants) == ["guest"]
+
+
+def test_birthday_greeting_once(ros, node, states, events) -> None:
+    greetings = ros.collect(SystemEvent, "identity/system_events")
+    confirm(ros, events, states, "mia")
+    assert ros.spin_until(lambda: greetings, timeout=5)
+    ros.spin_for(0.5)
+    assert [(g.kind, g.user_id) for g in greetings] == [(SystemEvent.BIRTHDAY_GREETING, "mia")]
+
+
+def test_consent_granted_then_expired_at_conversation_end(ros, node, states, events) -> None:
+    consent = ros.collect(ConsentState, "consent/state", qos.LATCHED)
+    confirm(ros, events, states, "mom")
+    for action in (RequestConsent.Request.REQUEST, RequestConsent.Request.GRANT):
+        res = ros.call(RequestConsent, "identity/request_consent", RequestConsent.Request(
+            action=action, user_id="mia", scope="memory", granted_by="mom"))
+        assert res.accepted
+    assert ros.spin_until(
+        lambda: consent and [(r.user_id, r.scope, r.state) for r in consent[-1].records]
+        == [("mia", "memory", 2)], timeout=5)
+    conv = ros.publisher(ConversationEvent, "conversation/events")
+    conv.publish(ConversationEvent(kind=ConversationEvent.ENDED, session_id="s1",
+                                   trigger=ConversationEvent.END_GOODBYE))
+    assert ros.spin_until(lambda: consent[-1].records[0].state == 3, timeout=5)  # EXPIRED
+
+
+def test_profile_update_and_delegation_services(ros, node, states, events, household) -> None:
+    confirm(ros, events, states, "mom")
+    req = RequestProfileUpdate.Request(action=RequestProfileUpdate.Request.REQUEST,
+                                       requester_id="mom", target_user_id="mia",
+                                       field="name", value="Mila")
+    res = ros.call(RequestProfileUpdate, "identity/request_profile_update", req)
+    assert res.accepted and res.state == RequestProfileUpdate.Response.PENDING_CONFIRMATION
+    assert ProfileStore(household).get("mia").name == "Mia"
+    req.action = RequestProfileUpdate.Request.CONFIRM
+    res = ros.call(RequestProfileUpdate, "identity/request_profile_update", req)
+    assert res.state == RequestProfileUpdate.Response.APPROVED
+    assert ProfileStore(household).get("mia").name == "Mila"
+
+    d = Delegate.Request(action=Delegate.Request.REQUEST, owner_id="mom", delegate_id="mia",
+                         scope=FORGET, duration_s=60.0)
+    res = ros.call(Delegate, "identity/delegate", d)
+    assert res.state == Delegate.Response.PENDING_CONFIRMATION
+    d.action = Delegate.Request.CONFIRM
+    assert ros.call(Delegate, "identity/delegate", d).state == Delegate.Response.ACTIVE
