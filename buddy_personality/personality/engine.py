@@ -55,6 +55,7 @@ from buddy_personality.personality.moods import (
     MOOD_ANCHORS,
     NEGATIVE_MOODS,
     NERVOUS_INTENSITY_CAP,
+    nearest_mood,
 )
 from buddy_personality.personality.projection import intensity_for, project_mood
 from buddy_personality.personality.records import (
@@ -446,8 +447,11 @@ class PersonalityEngine:
             self._gate_biting = False
         # spec 002 §9.1 duration caps, SURPRISED startle rule included
         if self._recovery_mood is not None:
-            if display == self._recovery_mood and g.negative_duration_caps:
-                display = "neutral"
+            # Recovery lasts until affect has left the capped mood's region (nearest anchor,
+            # not the hysteresis state, which the neutral display has already reset).
+            if g.negative_duration_caps and nearest_mood(v, a) == self._recovery_mood:
+                if display == self._recovery_mood:
+                    display = "neutral"
             else:
                 self._recovery_mood = None
                 self._recovery_lambda = 0.0
