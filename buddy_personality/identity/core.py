@@ -468,7 +468,7 @@ class IdentityCore:
             self._on_identity_context_change(confirmed, now)
         if confirmed != before[0] or mode != before[1]:
             # A pending confirmation was asked in another context: cancel it (§3).
-            self._cancel_pending(now, reason="context changed")
+            self._cancel_pending(now)
         self._maybe_birthday()
 
     def _on_identity_context_change(self, confirmed: str, now: float) -> None:
@@ -506,7 +506,9 @@ class IdentityCore:
             self.config.adult_from_years,
         )
 
-    def _cancel_pending(self, now: float, reason: str) -> None:
+    def _cancel_pending(self, now: float) -> None:
+        """context_changed for a pending command, and for profile updates whose requester
+        is no longer the confirmed speaker."""
         confirmed = self._confirmed_user()
         if self._command.state == CommandState.PENDING_CONFIRMATION:
             self._fire(self._command, "context_changed", now)
@@ -518,7 +520,6 @@ class IdentityCore:
             ):
                 self._fire(m, "context_changed", now)
                 self._finish_profile(target, now)
-        del reason
 
     def _maybe_birthday(self) -> None:
         """spec 004 §6: every condition is re-evaluated here, just before emitting."""

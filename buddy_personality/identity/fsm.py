@@ -177,7 +177,7 @@ class Machine(Generic[S]):
         if row is None:
             return self._result(event, None, False, reason)
         result = self._result(event, row.target, True, row.note)
-        if row.target != self.state or self.state in self.spec.timeouts:
+        if row.target != self.state:
             self.entered_at = now
         self.state = row.target
         self._arm(now)
