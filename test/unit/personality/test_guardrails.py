@@ -76,7 +76,7 @@ def test_recovery_pulls_faster_than_plain_decay() -> None:
 @pytest.mark.parametrize("mood", ["sad", "scared", "angry", "surprised"])
 def test_intensity_cap(mood: str) -> None:
     """§9.1 RS-8: SAD 0.70, SCARED 0.60, ANGRY 0.50, SURPRISED 0.8."""
-    engine, out = _mood_engine(mood)
+    _, out = _mood_engine(mood)
     cap = MOOD_CAPS[mood]
     assert out.snapshot.intensity == cap.max_intensity
     assert [e.rule_id for e in out.guardrail_events] == ["INTENSITY-" + mood.upper()]
