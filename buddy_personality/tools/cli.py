@@ -2,6 +2,10 @@
 
     buddy run [--headless] [--port PATH] [--llm-url URL] [--params FILE]
     buddy face-sim            a simulated face board on a pseudo-terminal
+    buddy eval BAG | --simulate-day [--seed N] [--json] [--plot FILE.png]
+                              spec 002 Appendix A.2 success indicators
+    buddy record [-o DIR] [--duration S]
+                              record every /buddy topic (and /diagnostics) to MCAP
 """
 
 from __future__ import annotations
@@ -18,14 +22,16 @@ def _run(ns: argparse.Namespace) -> int:
     return run(ns)
 
 
-def _delegate(module: str) -> int:
+def _delegate(module: str, args: list[str]) -> int:
     """Hand the remaining arguments to a tool module's own main()."""
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise  # a real missing dependency, not a command that is not written yet
         print(f"buddy: this command is not available yet ({exc.name})", file=sys.stderr)
         return 2
-    return int(mod.main(sys.argv[2:]) or 0)
+    return int(mod.main(args) or 0)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,13 +48,25 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(func=_run)
     sub.add_parser("face-sim", help="simulated face board on a pseudo-terminal",
                    add_help=False)
+    sub.add_parser("eval", help="spec 002 A.2 success indicators (bag or simulated day)",
+                   add_help=False)
+    sub.add_parser("record", help="record every Buddy topic to a rosbag2 MCAP",
+                   add_help=False)
     return parser
+
+
+# Commands whose module parses its own arguments: `buddy <name> ...` -> module.main(rest)
+DELEGATED: dict[str, str] = {
+    "face-sim": "buddy_personality.tools.face_sim",
+    "eval": "buddy_personality.tools.evaluate",
+    "record": "buddy_personality.tools.record",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["face-sim"]:
-        return _delegate("buddy_personality.tools.face_sim")
+    if argv[:1] and argv[0] in DELEGATED:
+        return _delegate(DELEGATED[argv[0]], argv[1:])
     ns = build_parser().parse_args(argv)
     return int(ns.func(ns))
 

@@ -1,0 +1,219 @@
+"""`buddy eval`: spec 002 Appendix A.2 success indicators over a bag or a simulated day.
+
+    buddy eval BAG [--json] [--plot FILE.png]
+    buddy eval --simulate-day [--seed N] [--json] [--plot FILE.png]
+
+How to read the figures: docs/EVALUATION.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from buddy_personality.tools import metrics as m
+
+INDICATORS: tuple[tuple[str, str, str, float], ...] = (
+    # key, A.2 indicator, comparison, threshold
+    ("mood_cv", "Emotional consistency: mood distribution CV", "<", m.CV_MAX),
+    ("arc_smoothness", "Temporal coherence: arc smoothness", "<", m.ARC_SMOOTHNESS_MAX),
+    ("idle_aliveness", "Idle aliveness: idle time not NEUTRAL", ">", m.IDLE_ALIVENESS_MIN),
+    ("idle_switches_per_min", "No emotional randomness: idle switches/min", "<",
+     m.IDLE_SWITCHES_PER_MIN_MAX),
+)
+
+
+def _mean(xs: Sequence[float]) -> float:
+    xs = [x for x in xs if not math.isnan(x)]
+    return sum(xs) / len(xs) if xs else math.nan
+
+
+def passes(value: float, op: str, threshold: float) -> bool | None:
+    if math.isnan(value):
+        return None
+    return value < threshold if op == "<" else value > threshold
+
+
+def evaluate(samples: Sequence[m.Sample]) -> dict[str, Any]:
+    """Every indicator of the timeline, as a flat JSON-ready dict (NaN where undefined)."""
+    all_sessions = m.sessions(samples)
+    llm_sessions = [s for s in all_sessions if m.session_layer(s) == m.LAYER_LLM]
+    rule_sessions = [s for s in all_sessions if m.session_layer(s) == m.LAYER_RULES]
+    arcs = m.arc_smoothness(all_sessions)
+    switches, idle_min = m.idle_switches(samples)
+    l0_switches, l0_idle_min = m.idle_switches(samples, layer=m.LAYER_RULES)
+    durs = m.durations(samples)
+    l0_minutes = sum(d for s, d in zip(samples, durs, strict=True)
+                     if s.layer == m.LAYER_RULES) / 60.0
+    l0_samples = [s for s in samples if s.layer == m.LAYER_RULES]
+    report: dict[str, Any] = {
+        "mood_cv": m.mood_cv([m.mood_shares(s) for s in llm_sessions]),
+        "arc_smoothness": _mean(arcs),
+        "idle_aliveness": m.idle_aliveness(samples),
+        "idle_switches_per_min": switches / idle_min if idle_min > 0 else math.nan,
+        # supporting figures
+        "mood_cv_sessions": len(llm_sessions),
+        "mood_cv_all_sessions": m.mood_cv([m.mood_shares(s) for s in all_sessions]),
+        "arc_smoothness_max": max((a for a in arcs if not math.isnan(a)), default=math.nan),
+        "arc_smoothness_end_to_end": _mean(m.arc_smoothness(all_sessions, end_to_end=True)),
+        "sessions": len(all_sessions),
+        "session_minutes": [round(sum(m.durations(s)) / 60.0, 2) for s in all_sessions],
+        "idle_minutes": idle_min,
+        "idle_switches": switches,
+        "mood_switches_per_min": m.mood_switches_per_min(samples),
+        "mood_shares": m.mood_shares(samples),
+        "session_mood_shares": m.mood_shares(
+            [x for s in llm_sessions for x in s]) if llm_sessions else {},
+        "layer0": {
+            "minutes": l0_minutes,
+            "sessions": len(rule_sessions),
+            "idle_aliveness": m.idle_aliveness(samples, layer=m.LAYER_RULES),
+            "idle_switches_per_min": (l0_switches / l0_idle_min if l0_idle_min > 0
+                                      else math.nan),
+            "mood_switches_per_min": m.mood_switches_per_min(l0_samples),
+            "session_mood_shares": m.mood_shares(
+                [x for s in rule_sessions for x in s]) if rule_sessions else {},
+            "arc_smoothness": _mean(m.arc_smoothness(rule_sessions)),
+        },
+        "samples": len(samples),
+    }
+    report["pass"] = {key: passes(report[key], op, thr) for key, _, op, thr in INDICATORS}
+    return report
+
+
+def _jsonable(obj: Any) -> Any:
+    """NaN (undefined) becomes null; floats are rounded to 6 places for a stable print."""
+    if isinstance(obj, float):
+        return None if math.isnan(obj) or math.isinf(obj) else round(obj, 6)
+    if isinstance(obj, dict):
+        return {k: _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_jsonable(v) for v in obj]
+    return obj
+
+
+def _fmt(value: float, key: str) -> str:
+    if math.isnan(value):
+        return "n/a"
+    if key == "idle_aliveness":
+        return f"{value:.1%}"
+    return f"{value:.3f}"
+
+
+def render_table(report: dict[str, Any], title: str) -> Any:
+    """A rich Table of the A.2 indicators with thresholds and pass/fail."""
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title=title)
+    table.add_column("indicator (spec 002 A.2)")
+    table.add_column("value", justify="right")
+    table.add_column("criterion", justify="right")
+    table.add_column("result")
+    for key, label, op, thr in INDICATORS:
+        ok = report["pass"][key]
+        thr_s = f"{thr:.0%}" if key == "idle_aliveness" else f"{thr:g}"
+        result = "[green]pass[/]" if ok else ("[red]FAIL[/]" if ok is False else "n/a")
+        table.add_row(label, _fmt(report[key], key), f"{op} {thr_s}", result)
+    l0 = report["layer0"]
+    table.add_section()
+    table.add_row("Layer 0 (server down): idle aliveness",
+                  _fmt(l0["idle_aliveness"], "idle_aliveness"), "", "")
+    table.add_row("Layer 0 (server down): idle switches/min",
+                  _fmt(l0["idle_switches_per_min"], ""), "", "")
+    table.add_row("Layer 0 sessions / minutes", f"{l0['sessions']} / {l0['minutes']:.0f}", "",
+                  "")
+    table.caption = (f"{report['sessions']} sessions ({report['mood_cv_sessions']} on layer 1 "
+                     f"used for the CV), {report['idle_minutes']:.0f} idle minutes")
+    return table
+
+
+def _progress() -> Any:
+    from rich.progress import (  # noqa: PLC0415
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
+        "{task.percentage:>3.0f}%"), TimeRemainingColumn(), transient=True,
+        console=_stderr_console())
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console  # noqa: PLC0415
+
+    return Console(stderr=True)
+
+
+def load_timeline(ns: argparse.Namespace) -> tuple[list[m.Sample], str, dict[str, Any]]:
+    """The samples to evaluate, a title, and facts about the source for the report."""
+    with _progress() as bar:
+        if ns.simulate_day:
+            from buddy_personality.tools.sim_day import DAY_S, simulate_day  # noqa: PLC0415
+
+            task = bar.add_task(f"simulating a day (seed {ns.seed})", total=DAY_S)
+            day = simulate_day(ns.seed, progress=lambda k: bar.update(task, completed=k))
+            facts = {"source": f"simulated day, seed {ns.seed}",
+                     "sessions_cut_short": day.sessions_cut_short,
+                     "guardrail_events": day.guardrails,
+                     "engine": day.engine_stats}
+            return day.samples, f"Simulated day, seed {ns.seed}", facts
+        from buddy_personality.tools.bag_timeline import read_snapshots  # noqa: PLC0415
+
+        task = bar.add_task(f"reading {ns.bag}", total=None)
+        samples = read_snapshots(ns.bag, progress=lambda i, n: bar.update(
+            task, completed=i, total=n))
+        return samples, f"Bag {ns.bag}", {"source": str(ns.bag)}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="buddy eval", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("bag", nargs="?", type=Path, help="rosbag2 directory or .mcap file")
+    p.add_argument("--simulate-day", action="store_true",
+                   help="drive the personality engine through a scripted 24 h day")
+    p.add_argument("--seed", type=int, default=1, help="seed of the simulated day")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", type=Path, default=None, metavar="FILE.png",
+                   help="draw the VA trajectory over the 13 anchors and a mood timeline")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    if ns.simulate_day == (ns.bag is not None):
+        parser.error("give either a BAG or --simulate-day")
+    try:
+        samples, title, facts = load_timeline(ns)
+    except ValueError as exc:
+        print(f"buddy eval: {exc}", file=sys.stderr)
+        return 2
+    if len(samples) < 2:
+        print("buddy eval: fewer than two snapshots: nothing to evaluate", file=sys.stderr)
+        return 2
+    report = {**evaluate(samples), **facts}
+    if ns.plot is not None:
+        from buddy_personality.tools.eval_plot import plot_timeline  # noqa: PLC0415
+
+        plot_timeline(samples, ns.plot, title=title)
+    if ns.json:
+        print(json.dumps(_jsonable(report), sort_keys=False))
+    else:
+        from rich.console import Console  # noqa: PLC0415
+
+        console = Console()
+        console.print(render_table(report, title))
+        if ns.plot is not None:
+            console.print(f"plot written to {ns.plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""Spec 002 Appendix A.2 success indicators as pure functions over a mood timeline.
+
+A timeline is the personality engine's snapshot stream: one `Sample` per snapshot, in
+time order. Each sample holds from its own stamp until the next sample's stamp (the
+engine publishes on every change and at 1 Hz, so this is exact for a recorded stream);
+the last sample has no duration. The definitions and the reasons for them are in
+docs/EVALUATION.md; every function here is deterministic and reads no clock.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+NEUTRAL = "neutral"
+LAYER_RULES = 0  # PersonalitySnapshot.LAYER_RULES
+LAYER_LLM = 1
+
+# spec 002 Appendix A.2 testable criteria (what a simulation can measure)
+CV_MAX = 0.30  # emotional consistency: mood distribution CV across 10 sessions
+ARC_SMOOTHNESS_MAX = 5.0  # temporal coherence: path_length / displacement
+IDLE_ALIVENESS_MIN = 0.15  # idle aliveness: share of idle time in a non-NEUTRAL mood
+IDLE_SWITCHES_PER_MIN_MAX = 0.5  # no emotional randomness: mood switches per idle minute
+CV_SESSIONS = 10  # "across 10 sessions"
+
+
+@dataclass(slots=True, frozen=True)
+class Sample:
+    """One personality snapshot (the fields of PersonalitySnapshot the indicators read)."""
+
+    t: float  # seconds (sim or wall clock; only differences matter)
+    mood: str
+    valence: float
+    arousal: float
+    conversation_active: bool
+    layer: int = LAYER_LLM
+    intensity: float = 0.0
+
+
+@dataclass(slots=True, frozen=True)
+class Span:
+    """A maximal run of samples with the same conversation state: [start, stop) indices."""
+
+    start: int
+    stop: int
+    conversation: bool
+
+
+def durations(samples: Sequence[Sample]) -> list[float]:
+    """How long each sample held: up to the next sample's stamp; 0 for the last one."""
+    out = [max(0.0, b.t - a.t) for a, b in itertools.pairwise(samples)]
+    if samples:
+        out.append(0.0)
+    return out
+
+
+def spans(samples: Sequence[Sample]) -> list[Span]:
+    """Split the timeline into alternating idle and conversation spans."""
+    out: list[Span] = []
+    start = 0
+    for i in range(1, len(samples) + 1):
+        if i == len(samples) or (samples[i].conversation_active
+                                 != samples[start].conversation_active):
+            out.append(Span(start, i, samples[start].conversation_active))
+            start = i
+    return out
+
+
+def sessions(samples: Sequence[Sample]) -> list[Sequence[Sample]]:
+    """The conversation sessions (runs of conversation_active samples), in order.
+
+    Each session includes the first sample after it (the snapshot that ended it) so its
+    last sample holds until the end of the conversation instead of having no duration.
+    """
+    out: list[Sequence[Sample]] = []
+    for span in spans(samples):
+        if span.conversation:
+            out.append(samples[span.start:min(span.stop + 1, len(samples))])
+    return out
+
+
+def mood_shares(samples: Sequence[Sample]) -> dict[str, float]:
+    """Time share of each mood (sums to 1 when the samples span any time; {} otherwise)."""
+    total = 0.0
+    acc: dict[str, float] = {}
+    for s, d in zip(samples, durations(samples), strict=True):
+        if d > 0.0:
+            acc[s.mood] = acc.get(s.mood, 0.0) + d
+            total += d
+    return {m: v / total for m, v in acc.items()} if total > 0.0 else {}
+
+
+def mood_cv(share_vectors: Sequence[Mapping[str, float]]) -> float:
+    """Mean-share-weighted coefficient of variation of per-session mood shares.
+
+    For each mood m: mean share mu_m over the sessions and sample standard deviation
+    sigma_m (n - 1). CV_m = sigma_m / mu_m; the result is sum(mu_m * CV_m) / sum(mu_m),
+    which equals sum(sigma_m) / sum(mu_m) = sum(sigma_m) since the shares sum to 1. Rare
+    moods thus count in proportion to the time they take (a mood seen 1 % of the time has
+    an unstable, meaningless CV of its own). NaN with fewer than two sessions.
+    """
+    n = len(share_vectors)
+    if n < 2:
+        return math.nan
+    moods = sorted({m for vec in share_vectors for m in vec})
+    sum_sigma = 0.0
+    sum_mu = 0.0
+    for m in moods:
+        xs = [vec.get(m, 0.0) for vec in share_vectors]
+        mu = sum(xs) / n
+        var = sum((x - mu) ** 2 for x in xs) / (n - 1)
+        sum_sigma += math.sqrt(var)
+        sum_mu += mu
+    return sum_sigma / sum_mu if sum_mu > 0.0 else math.nan
+
+
+def path_length(points: Sequence[tuple[float, float]]) -> float:
+    """Sum of the straight steps between consecutive (valence, arousal) points."""
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+
+
+def max_displacement(points: Sequence[tuple[float, float]]) -> float:
+    """How far the trajectory ever got from its starting point."""
+    if not points:
+        return 0.0
+    p0 = points[0]
+    return max(math.dist(p0, p) for p in points)
+
+
+def arc_ratio(points: Sequence[tuple[float, float]], *, end_to_end: bool = False) -> float:
+    """path_length / displacement of one trajectory (spec 002 A.2 arc smoothness).
+
+    Displacement is the largest distance from the start (a session leaves the baseline
+    and decays back to it, so its start-to-end distance is near zero by design); with
+    `end_to_end` it is the start-to-end distance instead. NaN when it does not move.
+    """
+    if len(points) < 2:
+        return math.nan
+    disp = math.dist(points[0], points[-1]) if end_to_end else max_displacement(points)
+    if disp <= 1e-12:
+        return math.nan
+    return path_length(points) / disp
+
+
+def arc_smoothness(session_list: Iterable[Sequence[Sample]], *,
+                   end_to_end: bool = False) -> list[float]:
+    """arc_ratio of each session's VA trajectory (NaN for a session that did not move)."""
+    return [arc_ratio([(s.valence, s.arousal) for s in ses], end_to_end=end_to_end)
+            for ses in session_list]
+
+
+def idle_aliveness(samples: Sequence[Sample], *, layer: int | None = None) -> float:
+    """Share of idle time (no conversation) spent in a mood other than NEUTRAL.
+
+    With `layer`, only idle time at that layer counts. NaN when there is no idle time.
+    """
+    idle = 0.0
+    alive = 0.0
+    for s, d in zip(samples, durations(samples), strict=True):
+        if s.conversation_active or (layer is not None and s.layer != layer):
+            continue
+        idle += d
+        if s.mood != NEUTRAL:
+            alive += d
+    return alive / idle if idle > 0.0 else math.nan
+
+
+def idle_switches(samples: Sequence[Sample], *, layer: int | None = None) -> tuple[int, float]:
+    """(mood switches, idle minutes): a switch is a mood change between two consecutive
+    samples that are both idle (and both at `layer` when given); conversation starts and
+    ends are not idle switches."""
+    minutes = 0.0
+    switches = 0
+    durs = durations(samples)
+    for i, s in enumerate(samples):
+        if s.conversation_active or (layer is not None and s.layer != layer):
+            continue
+        minutes += durs[i] / 60.0
+        if i > 0:
+            p = samples[i - 1]
+            if (not p.conversation_active and (layer is None or p.layer == layer)
+                    and p.mood != s.mood):
+                switches += 1
+    return switches, minutes
+
+
+def idle_switches_per_min(samples: Sequence[Sample], *, layer: int | None = None) -> float:
+    switches, minutes = idle_switches(samples, layer=layer)
+    return switches / minutes if minutes > 0.0 else math.nan
+
+
+def mood_switches_per_min(samples: Sequence[Sample]) -> float:
+    """Mood changes per minute over the whole timeline (any state)."""
+    durs = durations(samples)
+    minutes = sum(durs) / 60.0
+    changes = sum(1 for a, b in itertools.pairwise(samples) if a.mood != b.mood)
+    return changes / minutes if minutes > 0.0 else math.nan
+
+
+def session_layer(session: Sequence[Sample]) -> int:
+    """The layer a session spent most of its time at (ties go to layer 1)."""
+    at_rules = sum(d for s, d in zip(session, durations(session), strict=True)
+                   if s.layer == LAYER_RULES)
+    total = sum(durations(session))
+    return LAYER_RULES if total > 0.0 and at_rules > total / 2.0 else LAYER_LLM

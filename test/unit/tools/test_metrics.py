@@ -1,0 +1,140 @@
+"""spec 002 Appendix A.2 indicator functions on hand-made timelines (answers worked out by
+hand in the comments; definitions in docs/EVALUATION.md)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from buddy_personality.tools import metrics as m
+
+
+def s(t: float, mood: str, conv: bool = False, v: float = 0.0, a: float = 0.0,
+      layer: int = 1) -> m.Sample:
+    return m.Sample(t, mood, v, a, conv, layer)
+
+
+# t:      0        10      20          50       60        70
+# state:  idle     idle    conv        idle     idle      idle (last: no duration)
+# mood:   neutral  happy   happy       neutral  thinking  thinking
+# held:   10       10      30          10       10        0
+DAY = [s(0, "neutral"), s(10, "happy"), s(20, "happy", conv=True), s(50, "neutral"),
+       s(60, "thinking"), s(70, "thinking")]
+
+
+def test_durations_hold_until_the_next_sample_and_the_last_has_none() -> None:
+    assert m.durations(DAY) == [10, 10, 30, 10, 10, 0]
+    assert m.durations([]) == []
+
+
+def test_spans_alternate_idle_and_conversation() -> None:
+    assert m.spans(DAY) == [m.Span(0, 2, False), m.Span(2, 3, True), m.Span(3, 6, False)]
+
+
+def test_a_session_includes_the_snapshot_that_ended_it() -> None:
+    (only,) = m.sessions(DAY)
+    assert [x.t for x in only] == [20, 50]  # the conversation sample held 30 s
+    assert m.mood_shares(only) == {"happy": 1.0}
+
+
+def test_mood_shares_are_time_weighted() -> None:
+    # happy 0-3 s (two samples), sad 3-4 s: 3/4 and 1/4
+    tl = [s(0, "happy"), s(1, "happy"), s(3, "sad"), s(4, "neutral")]
+    assert m.mood_shares(tl) == {"happy": 0.75, "sad": 0.25}
+    assert m.mood_shares([s(0, "happy")]) == {}
+
+
+def test_mood_cv_of_identical_sessions_is_zero() -> None:
+    vec = {"happy": 0.6, "neutral": 0.4}
+    assert m.mood_cv([vec, dict(vec), dict(vec)]) == pytest.approx(0.0)
+
+
+def test_mood_cv_weighted_by_mean_share() -> None:
+    # happy 0.5 / 0.7 -> mu 0.6, sample sd sqrt(0.1² + 0.1²) = 0.141421;
+    # neutral 0.5 / 0.3 -> the same sd; sum of mu = 1 -> CV = 0.282843
+    cv = m.mood_cv([{"happy": 0.5, "neutral": 0.5}, {"happy": 0.7, "neutral": 0.3}])
+    assert cv == pytest.approx(2 * math.sqrt(0.02), abs=1e-9)
+    assert cv == pytest.approx(0.282843, abs=1e-6)
+
+
+def test_mood_cv_counts_a_mood_missing_from_a_session_as_zero_share() -> None:
+    # happy 1 / 0 and neutral 0 / 1: mu 0.5 each, sd sqrt(0.5) each -> sqrt(2)
+    assert m.mood_cv([{"happy": 1.0}, {"neutral": 1.0}]) == pytest.approx(math.sqrt(2))
+
+
+def test_mood_cv_needs_two_sessions() -> None:
+    assert math.isnan(m.mood_cv([{"happy": 1.0}]))
+    assert math.isnan(m.mood_cv([]))
+
+
+def test_arc_ratio_of_a_straight_line_is_one() -> None:
+    assert m.arc_ratio([(0, 0), (1, 0), (2, 0)]) == pytest.approx(1.0)
+
+
+def test_arc_ratio_out_and_back_uses_the_largest_displacement() -> None:
+    # out 5 and back 5 along a 3-4-5 triangle's hypotenuse: path 10, farthest 5 -> 2
+    pts = [(0, 0), (3, 4), (0, 0)]
+    assert m.path_length(pts) == pytest.approx(10.0)
+    assert m.arc_ratio(pts) == pytest.approx(2.0)
+    assert math.isnan(m.arc_ratio(pts, end_to_end=True))  # start == end
+
+
+def test_arc_ratio_round_a_square() -> None:
+    # path 4, farthest corner sqrt(2) from the start -> 2.828427
+    pts = [(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)]
+    assert m.arc_ratio(pts) == pytest.approx(4 / math.sqrt(2))
+    # end-to-end over the first three corners: path 2, displacement sqrt(2)
+    assert m.arc_ratio(pts[:3], end_to_end=True) == pytest.approx(math.sqrt(2))
+
+
+def test_arc_ratio_undefined_without_movement() -> None:
+    assert math.isnan(m.arc_ratio([(0.1, 0.1)]))
+    assert math.isnan(m.arc_ratio([(0.1, 0.1), (0.1, 0.1)]))
+
+
+def test_arc_smoothness_per_session() -> None:
+    tl = [s(0, "neutral"), s(1, "happy", True, 0.0, 0.0), s(2, "happy", True, 3.0, 4.0),
+          s(3, "happy", True, 0.0, 0.0), s(4, "neutral")]
+    # the session runs t=1..4: (0,0) (3,4) (0,0) then the ending sample at (0,0)
+    assert m.arc_smoothness(m.sessions(tl)) == [pytest.approx(2.0)]
+
+
+def test_idle_aliveness_ignores_conversation_time() -> None:
+    # idle 40 s (0-20, 50-70); not neutral: happy 10-20 and thinking 60-70 -> 20 / 40
+    assert m.idle_aliveness(DAY) == pytest.approx(0.5)
+
+
+def test_idle_aliveness_undefined_without_idle_time() -> None:
+    assert math.isnan(m.idle_aliveness([s(0, "happy", True), s(5, "happy", True)]))
+
+
+def test_idle_switches_count_changes_between_idle_samples_only() -> None:
+    # neutral->happy at 10 counts; 10->20 and 20->50 touch the conversation; 50->60 counts
+    switches, minutes = m.idle_switches(DAY)
+    assert switches == 2
+    assert minutes == pytest.approx(40 / 60)
+    assert m.idle_switches_per_min(DAY) == pytest.approx(3.0)
+
+
+def test_layer_filter_selects_the_server_down_stretch() -> None:
+    # 0-60 s layer 1 neutral; 60-120 s layer 0: happy 30 s then neutral 30 s
+    tl = [s(0, "neutral"), s(60, "happy", layer=0), s(90, "neutral", layer=0),
+          s(120, "neutral", layer=0)]
+    assert m.idle_aliveness(tl, layer=0) == pytest.approx(0.5)
+    assert m.idle_aliveness(tl, layer=1) == pytest.approx(0.0)
+    # one switch (happy->neutral at 90) inside layer 0; the 60 s change crosses layers
+    assert m.idle_switches(tl, layer=0) == (1, pytest.approx(1.0))
+    assert m.idle_switches(tl) == (2, pytest.approx(2.0))
+
+
+def test_mood_switches_per_min_over_everything() -> None:
+    # changes at 10 (neutral->happy), 50 (happy->neutral), 60 (->thinking) in 70 s
+    assert m.mood_switches_per_min(DAY) == pytest.approx(3 / (70 / 60))
+
+
+def test_session_layer_is_the_majority_layer() -> None:
+    ses = [s(0, "neutral", True, layer=1), s(10, "neutral", True, layer=0),
+           s(40, "neutral", True, layer=0)]
+    assert m.session_layer(ses) == m.LAYER_RULES  # 30 s of 40 on layer 0
+    assert m.session_layer(ses[:2]) == m.LAYER_LLM
