@@ -1,31 +1,436 @@
-"""llm_bridge node (DESIGN §4.5). Skeleton: parameters and diagnostics."""
+"""llm_bridge node (DESIGN §4.5): Buddy's voice over ROS.
+
+A thin translation layer around `buddy_personality.cognition.bridge.BridgeCore`:
+
+- inputs: `speech/utterance`, `face/button`, `personality/guardrail` (RS-1, RS-2),
+  and the latched `personality/llm_profile`, `personality/snapshot`, `governor/state`,
+  `identity/state`; each becomes one core call at the node clock.
+- outputs: whatever the core's `Step` lists: `conversation/events`, `conversation/phase`
+  (latched), `personality/ai_emotion`, `tts/say`, `face/gesture`, `memory/extract`,
+  `governor/signal`, and `system/events` (SERVER_ONLINE / SERVER_OFFLINE, which the
+  personality engine turns into its layer); `/diagnostics` at 1 Hz.
+- `llm_bridge/end_conversation` (std_srvs/Trigger) ends the session.
+- At every session start the node asks `governor/reset` for a new episode (asynchronously;
+  the core ignores the old episode's state until the new one arrives).
+
+LLM requests and health probes are blocking HTTP: they run in a worker pool, never on the
+executor thread. Workers hand the streamed INLINE emotion and the final result back
+through a queue and a guard condition, so every core call happens on the executor thread.
+"""
 
 from __future__ import annotations
 
+import math
+import queue
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from rclpy.node import Node
+from std_srvs.srv import Trigger
 
-from buddy_personality.nodes.common.diagnostics import DiagnosticsPublisher, Health
+from buddy_msgs.msg import (
+    AiEmotion,
+    ButtonEvent,
+    ConversationEvent,
+    ConversationPhase,
+    Gesture,
+    GovernorSignal,
+    GovernorState,
+    GuardrailEvent,
+    IdentityState,
+    LlmProfile,
+    MemoryExtract,
+    MemoryTag,
+    PersonalitySnapshot,
+    Say,
+    SystemEvent,
+    Utterance,
+)
+from buddy_msgs.srv import ResetGovernor
+from buddy_personality.cognition.bridge import (
+    BridgeConfig,
+    BridgeCore,
+    CallRequest,
+    Step,
+)
+from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClient
+from buddy_personality.cognition.gate import GateConfig
+from buddy_personality.cognition.health import HealthConfig
+from buddy_personality.cognition.views import GovernorView, IdentityView, ProfileView
+from buddy_personality.cognition.vocabulary import ARCS, MOOD_SET
+from buddy_personality.nodes.common import qos
+from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
-from buddy_personality.nodes.common.runtime import run_node
+from buddy_personality.nodes.common.rejections import RejectionLog
+from buddy_personality.nodes.common.runtime import now_s, run_node
 
 PARAMETERS: tuple[ParamSpec, ...] = (
-    ParamSpec("server_url", "", "OpenAI-compatible server base URL; empty = layer 0"),
-    ParamSpec("model", "Qwen/Qwen3-8B-Instruct-AWQ", "model name (spec 002 §12.1)"),
-    ParamSpec("request_timeout_s", 8.0, "timeout of one LLM request", min=0.1, max=120.0),
-    ParamSpec("wake_phrase", "hey buddy", "utterance prefix that starts a session"),
+    ParamSpec("server_url", "", "OpenAI-compatible server base URL (…/v1); empty = layer 0",
+              read_only=True),
+    ParamSpec("model", "Qwen/Qwen3-8B-Instruct-AWQ", "model name (spec 002 §12.1)",
+              read_only=True),
+    ParamSpec("request_timeout_s", 8.0, "timeout of one LLM request attempt", min=0.1,
+              max=120.0, read_only=True),
+    ParamSpec("connect_timeout_s", 2.0, "TCP connect timeout", min=0.05, max=60.0,
+              read_only=True),
+    ParamSpec("stream", True, "stream answers (INLINE emotion as soon as it is complete)",
+              read_only=True),
+    ParamSpec("guided", True, "send the JSON schema as response_format (guided decoding)",
+              read_only=True),
+    ParamSpec("retry_backoff_s", 0.25, "pause before a retry", min=0.0, max=10.0,
+              read_only=True),
+    ParamSpec("offline_after_failures", 2, "failed calls in a row that switch to layer 0",
+              min=1, max=100, read_only=True),
+    ParamSpec("probe_interval_s", 15.0, "server probe period while offline", min=0.5,
+              max=3600.0, read_only=True),
+    ParamSpec("wake_phrase", "hey buddy", "utterance prefix that starts a session",
+              read_only=True),
     ParamSpec("silence_timeout_s", 30.0, "end the session after this much silence",
-              min=1.0, max=3600.0),
+              min=1.0, max=3600.0, read_only=True),
+    ParamSpec("session_limit_s", 900.0, "RS-1 limit, for the governor's urgency signal",
+              min=1.0, max=86400.0, read_only=True),
+    ParamSpec("speech_rate_wps", 2.5, "words per second, to estimate when speech ends",
+              min=0.5, max=10.0, read_only=True),
+    ParamSpec("lockout_s", 21600.0, "RS-2 lockout length, renewed by every RS-2 event",
+              min=1.0, max=172800.0, read_only=True),
+    ParamSpec("energy_axis", 0.40, "personality energy axis, rendered in words",
+              min=0.0, max=1.0, read_only=True),
+    ParamSpec("gate.w_salience", 0.5, "spec 003 §3.3 w1", min=0.0, max=10.0, read_only=True),
+    ParamSpec("gate.w_pressure", 0.1, "spec 003 §3.3 w2", min=0.0, max=10.0, read_only=True),
+    ParamSpec("gate.w_arc", 0.1, "spec 003 §3.3 w3", min=0.0, max=10.0, read_only=True),
+    ParamSpec("gate.w_stakes", 0.2, "spec 003 §3.3 w4", min=0.0, max=10.0, read_only=True),
+    ParamSpec("gate.w_energy", 0.2, "spec 003 §3.3 w5", min=0.0, max=10.0, read_only=True),
+    ParamSpec("gate.threshold", 0.25, "spec 003 §3.4 cognition threshold", min=-10.0,
+              max=10.0, read_only=True),
+    ParamSpec("gate.cooldown_s", 1.0, "spec 003 §3.4 cognition cooldown", min=0.0,
+              max=600.0, read_only=True),
+    ParamSpec("tick_hz", 10.0, "conversation timer rate (phases, silence)", min=1.0,
+              max=100.0, read_only=True),
+    ParamSpec("seed", 0, "seed of the session-id RNG", min=0, max=2**31 - 1, read_only=True),
 )
+
+TEXT_MAX = 2000   # DESIGN §5: oversize strings are truncated
+TAG_MAX = 64
+
+
+def _finite(x: float, default: float = 0.0) -> float:
+    return float(x) if math.isfinite(x) else default
 
 
 class LlmBridgeNode(Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("llm_bridge", **node_kwargs)
-        self.params = declare_parameters(self, PARAMETERS)
-        self._diagnostics = DiagnosticsPublisher(self, lambda: Health(message="skeleton"))
+        self.params = p = declare_parameters(self, PARAMETERS)
+        url = p["server_url"].strip()
+        self._core = BridgeCore(
+            random.Random(p["seed"]),
+            server_configured=bool(url),
+            config=BridgeConfig(
+                wake_phrase=p["wake_phrase"], silence_timeout_s=p["silence_timeout_s"],
+                session_limit_s=p["session_limit_s"], speech_rate_wps=p["speech_rate_wps"],
+                lockout_s=p["lockout_s"], energy_axis=p["energy_axis"],
+            ),
+            gate=GateConfig(
+                w_salience=p["gate.w_salience"], w_pressure=p["gate.w_pressure"],
+                w_arc=p["gate.w_arc"], w_stakes=p["gate.w_stakes"],
+                w_energy=p["gate.w_energy"], threshold=p["gate.threshold"],
+                cooldown_s=p["gate.cooldown_s"],
+            ),
+            health=HealthConfig(offline_after_failures=p["offline_after_failures"],
+                                probe_interval_s=p["probe_interval_s"]),
+        )
+        self._client: LlmClient | None = None
+        if url:
+            self._client = LlmClient(ClientConfig(
+                base_url=url, model=p["model"], connect_timeout_s=p["connect_timeout_s"],
+                read_timeout_s=p["request_timeout_s"],
+                request_timeout_s=p["request_timeout_s"], stream=p["stream"],
+                guided=p["guided"], retry_backoff_s=p["retry_backoff_s"],
+            ))
+        self._rejections = RejectionLog(self.get_logger().warning)
+        self._resets_unavailable = 0
+        # Worker threads -> executor: results queue + guard condition (docs/NODES.md).
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="llm_bridge")
+        self._results: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self._cancels: dict[int, threading.Event] = {}
+        self._closing = threading.Event()
+        self._wake = self.create_guard_condition(self._drain)
+
+        self._pub_emotion = self.create_publisher(AiEmotion, "personality/ai_emotion",
+                                                  qos.EVENTS)
+        self._pub_conv = self.create_publisher(ConversationEvent, "conversation/events",
+                                               qos.EVENTS)
+        self._pub_phase = self.create_publisher(ConversationPhase, "conversation/phase",
+                                                qos.LATCHED)
+        self._pub_memory = self.create_publisher(MemoryExtract, "memory/extract", qos.EVENTS)
+        self._pub_signal = self.create_publisher(GovernorSignal, "governor/signal", qos.EVENTS)
+        self._pub_say = self.create_publisher(Say, "tts/say", qos.EVENTS)
+        self._pub_gesture = self.create_publisher(Gesture, "face/gesture", qos.EVENTS)
+        self._pub_system = self.create_publisher(SystemEvent, "system/events", qos.EVENTS)
+
+        self.create_subscription(Utterance, "speech/utterance", self._on_utterance, qos.EVENTS)
+        self.create_subscription(ButtonEvent, "face/button", self._on_button, qos.EVENTS)
+        self.create_subscription(GuardrailEvent, "personality/guardrail", self._on_guardrail,
+                                 qos.EVENTS)
+        self.create_subscription(LlmProfile, "personality/llm_profile", self._on_profile,
+                                 qos.LATCHED)
+        self.create_subscription(PersonalitySnapshot, "personality/snapshot",
+                                 self._on_snapshot, qos.LATCHED)
+        self.create_subscription(GovernorState, "governor/state", self._on_governor,
+                                 qos.LATCHED)
+        self.create_subscription(IdentityState, "identity/state", self._on_identity,
+                                 qos.LATCHED)
+        self.create_service(Trigger, "llm_bridge/end_conversation", self._on_end)
+        self._reset_client = self.create_client(ResetGovernor, "governor/reset")
+        self.create_timer(1.0 / p["tick_hz"], self._tick)
+        self._diagnostics = DiagnosticsPublisher(self, self._health)
+        self._publish_phase_now()
+
+    # -- inputs ------------------------------------------------------------------------
+
+    def _on_utterance(self, msg: Utterance) -> None:
+        text = msg.text[:TEXT_MAX]
+        if len(msg.text) > TEXT_MAX:
+            self._rejections.reject("utterance_truncated", f"{len(msg.text)} chars")
+        self._apply(self._core.on_utterance(now_s(self), text, msg.is_final))
+
+    def _on_button(self, msg: ButtonEvent) -> None:
+        if msg.button_id not in (ButtonEvent.BUTTON_PTT, ButtonEvent.BUTTON_ACTION) or (
+            msg.event_type > ButtonEvent.CLICK
+        ):
+            self._rejections.reject("button_enum", f"{msg.button_id}/{msg.event_type}")
+            return
+        self._apply(self._core.on_button(now_s(self), msg.button_id, msg.event_type))
+
+    def _on_guardrail(self, msg: GuardrailEvent) -> None:
+        self._apply(self._core.on_guardrail(now_s(self), msg.rule_id[:TAG_MAX],
+                                            msg.action[:TAG_MAX]))
+
+    def _on_profile(self, msg: LlmProfile) -> None:
+        mood = msg.mood
+        if mood not in MOOD_SET:
+            self._rejections.reject("profile_mood", mood[:TAG_MAX])
+            mood = "neutral"
+        arc = msg.conversation_arc if msg.conversation_arc in ARCS else "stable"
+        tags = tuple(t[:TAG_MAX] for t in msg.memory_tags[:10])
+        self._core.on_profile(now_s(self), ProfileView(
+            mood=mood, intensity=_finite(msg.intensity), tonic_valence=_finite(msg.tonic_valence),
+            memory_tags=tags, conversation_arc=arc,
+        ))
+
+    def _on_snapshot(self, msg: PersonalitySnapshot) -> None:
+        if msg.mood not in MOOD_SET:
+            self._rejections.reject("snapshot_mood", msg.mood[:TAG_MAX])
+            return
+        self._core.on_snapshot_mood(now_s(self), msg.mood)
+
+    def _on_governor(self, msg: GovernorState) -> None:
+        if msg.state > GovernorState.HALTED:
+            self._rejections.reject("governor_state", str(msg.state))
+            return
+        view = GovernorView(
+            state=msg.state, effort=_finite(msg.effort, 1.0),
+            persistence=_finite(msg.persistence, 1.0), risk=_finite(msg.risk),
+            exploration=_finite(msg.exploration),
+            pressures=tuple(_finite(x) for x in (msg.confidence, msg.frustration,
+                                                 msg.curiosity, msg.arousal,
+                                                 msg.risk_pressure)),
+            episode_id=msg.episode_id,
+        )
+        self._apply(self._core.on_governor(now_s(self), view))
+
+    def _on_identity(self, msg: IdentityState) -> None:
+        self._core.on_identity(now_s(self), IdentityView(
+            state=msg.state, addressing_state=msg.addressing_state,
+            preferred_name=msg.preferred_name[:TAG_MAX], age_group=msg.age_group,
+            conversation_mode=msg.conversation_mode, child_safe=msg.child_safe,
+        ))
+
+    def _on_end(self, _req: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
+        ended, step = self._core.end_conversation(now_s(self))
+        self._apply(step)
+        response.success = ended
+        response.message = "conversation ended" if ended else "no conversation to end"
+        return response
+
+    def _tick(self) -> None:
+        self._apply(self._core.tick(now_s(self)))
+
+    # -- worker threads ----------------------------------------------------------------
+
+    def _run_call(self, req: CallRequest, cancel: threading.Event) -> None:
+        assert self._client is not None
+
+        def inline(emotion: str) -> None:
+            self._post(("inline", req.ticket, emotion))
+
+        try:
+            result = self._client.complete(req.messages, req.policy, on_emotion=inline,
+                                           cancel=cancel)
+        except Exception as exc:  # the client catches HTTP errors; anything else is a bug
+            result = CallResult(ok=False, errors=[f"client error: {exc!r}"], failed_attempts=1)
+        self._post(("result", req.ticket, result))
+
+    def _run_probe(self) -> None:
+        assert self._client is not None
+        self._post(("probe", 0, self._client.probe()))
+
+    def _post(self, item: tuple[Any, ...]) -> None:
+        """Hand a worker's output to the executor thread."""
+        if self._closing.is_set():
+            return
+        self._results.put(item)
+        try:
+            self._wake.trigger()
+        except Exception:  # the node is being destroyed under us
+            if not self._closing.is_set():
+                raise
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                kind, ticket, payload = self._results.get_nowait()
+            except queue.Empty:
+                return
+            now = now_s(self)
+            if kind == "inline":
+                self._apply(self._core.on_inline_emotion(now, ticket, payload))
+            elif kind == "result":
+                self._cancels.pop(ticket, None)
+                self._apply(self._core.on_call_result(now, ticket, payload))
+            else:
+                self._apply(self._core.on_probe_result(now, payload))
+
+    # -- outputs -----------------------------------------------------------------------
+
+    def _apply(self, step: Step) -> None:
+        if step.empty():
+            for note in step.notes:
+                self.get_logger().debug(note)
+            return
+        stamp = self.get_clock().now().to_msg()
+        for kind in step.system_events:
+            ev = SystemEvent(kind=kind, battery_pct=-1.0,
+                             detail=self.params["server_url"][:TEXT_MAX])
+            ev.header.stamp = stamp
+            self._pub_system.publish(ev)
+        # STARTED before anything of the session; ENDED after its closing line.
+        started = [c for c in step.conversation if c.kind == ConversationEvent.STARTED]
+        ended = [c for c in step.conversation if c.kind != ConversationEvent.STARTED]
+        self._publish_conversation(started, stamp)
+        for ph in step.phases:
+            m = ConversationPhase(phase=ph.phase, session_id=ph.session_id)
+            m.header.stamp = stamp
+            self._pub_phase.publish(m)
+        for i in step.intents:
+            m = AiEmotion(emotion=i.intent.emotion, intensity=i.intent.intensity,
+                          confidence=i.intent.confidence, source=i.intent.source,
+                          mood_reason=i.intent.mood_reason, session_id=i.session_id,
+                          turn_id=i.turn_id)
+            m.header.stamp = stamp
+            self._pub_emotion.publish(m)
+        for s in step.says:
+            m = Say(text=s.text, emotion=s.emotion, session_id=s.session_id, turn_id=s.turn_id)
+            m.header.stamp = stamp
+            self._pub_say.publish(m)
+        for g in step.gestures:
+            m = Gesture(gesture_id=g, duration_ms=0)
+            m.header.stamp = stamp
+            self._pub_gesture.publish(m)
+        for mem in step.memories:
+            m = MemoryExtract(session_id=mem.session_id, turn_id=mem.turn_id, user_id="",
+                              tags=[MemoryTag(tag=t.tag, category=t.category,
+                                              valence_bias=t.valence_bias,
+                                              arousal_bias=t.arousal_bias) for t in mem.tags])
+            m.header.stamp = stamp
+            self._pub_memory.publish(m)
+        for sig in step.signals:
+            r = sig.signal
+            m = GovernorSignal(reward=r.reward, novelty=r.novelty, urgency=r.urgency,
+                               difficulty=r.difficulty, session_id=sig.session_id)
+            m.header.stamp = stamp
+            self._pub_signal.publish(m)
+        self._publish_conversation(ended, stamp)
+        if step.cancel_ticket is not None:
+            ev = self._cancels.pop(step.cancel_ticket, None)
+            if ev is not None:
+                ev.set()
+        if step.governor_reset:
+            self._request_governor_reset(step.governor_reset)
+        if step.call is not None and self._client is not None and not self._closing.is_set():
+            cancel = threading.Event()
+            self._cancels[step.call.ticket] = cancel
+            self._pool.submit(self._run_call, step.call, cancel)
+        if step.probe and self._client is not None and not self._closing.is_set():
+            self._pool.submit(self._run_probe)
+        for note in step.notes:
+            self.get_logger().info(note)
+
+    def _publish_conversation(self, events: list[Any], stamp: Any) -> None:
+        for c in events:
+            m = ConversationEvent(kind=c.kind, session_id=c.session_id, trigger=c.trigger,
+                                  turns=c.turns)
+            m.header.stamp = stamp
+            self._pub_conv.publish(m)
+
+    def _request_governor_reset(self, session_id: str) -> None:
+        # Never wait on a service inside a callback: fire and forget; the core ignores
+        # the old episode's state until the new one is published.
+        if not self._reset_client.service_is_ready():
+            self._resets_unavailable += 1
+            return
+        req = ResetGovernor.Request(session_ended=True, session_id=session_id)
+        self._reset_client.call_async(req)
+
+    def _publish_phase_now(self) -> None:
+        m = ConversationPhase(phase=self._core.phase, session_id="")
+        m.header.stamp = self.get_clock().now().to_msg()
+        self._pub_phase.publish(m)
+
+    def _health(self) -> Health:
+        st = self._core.stats
+        values: dict[str, object] = {
+            "layer": self._core.layer,
+            "server_url": self.params["server_url"] or "(none: layer 0)",
+            "phase": self._core.phase,
+            "sessions": st.sessions,
+            "calls": st.calls,
+            "call_failures": st.call_failures,
+            "failed_attempts": st.failed_attempts,
+            "last_latency_s": f"{st.last_latency_s:.3f}",
+            "max_latency_s": f"{st.max_latency_s:.3f}",
+            "layer0_replies": st.layer0_replies,
+            "dropped_parts": st.dropped_parts,
+            "ignored_outside_session": st.ignored_outside_session,
+            "ignored_partial": st.ignored_partial,
+            "busy_dropped": st.busy_dropped,
+            "lockout_refusals": st.lockout_refusals,
+            "stale_results": st.stale_results,
+            "governor_resets_unavailable": self._resets_unavailable,
+        }
+        values.update({f"gate.{k}": v for k, v in sorted(st.gate.items())})
+        if self._client is not None:
+            values["guided_decoding"] = self._client.guided_supported
+        if st.last_error:
+            values["last_llm_error"] = st.last_error
+        values.update(self._rejections.as_values())
+        configured = bool(self.params["server_url"])
+        if configured and self._core.layer == 0:
+            return Health(WARN, "LLM server offline: layer 0 (rules)", values)
+        return Health(OK, f"layer {self._core.layer}", values)
+
+    def destroy_node(self) -> None:
+        self._closing.set()
+        for ev in self._cancels.values():
+            ev.set()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._client is not None:
+            self._client.close()
+        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:
     return run_node(LlmBridgeNode, args)
+
