@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .addressing import ADDRESSING_FSM, AddressingContext
@@ -105,7 +105,9 @@ class IdentityCore:
         config: IdentityConfig | None = None,
         commands: Mapping[str, CommandPolicy] | None = None,
         now: float = 0.0,
+        greeted: Iterable[tuple[str, dt.date]] = (),
     ) -> None:
+        """`greeted`: (user, date) greetings already emitted (kept across restarts)."""
         self.store = store
         self.config = cfg = config or IdentityConfig()
         self.commands: dict[str, CommandPolicy] = dict(commands or DEFAULT_COMMANDS)
@@ -141,7 +143,7 @@ class IdentityCore:
         self._consents: dict[tuple[str, str], Machine[ConsentStateId]] = {}
         self._today: dt.date | None = None
         self._date_trusted = False
-        self._greeted: set[tuple[str, dt.date]] = set()
+        self._greeted: set[tuple[str, dt.date]] = set(greeted)
         self._out = Outcome()
 
     # ================================================================ bookkeeping
@@ -198,6 +200,11 @@ class IdentityCore:
     @property
     def age_group(self) -> AgeGroup:
         return self._age.state
+
+    @property
+    def greeted(self) -> frozenset[tuple[str, dt.date]]:
+        """Birthday greetings emitted on the current date (to persist across restarts)."""
+        return frozenset(self._greeted)
 
     @property
     def command_state(self) -> CommandState:

@@ -9,11 +9,7 @@ or failed update never partially applies (spec 004, Pending Profile Update invar
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import json
-import os
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -21,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .enums import ROLES
+from .persistence import atomic_write_json, move_aside
 
 SCHEMA_VERSION = 1
 MAX_TEXT = 64  # names and addressing forms are short spoken words
@@ -109,9 +106,7 @@ class ProfileStore:
             model = _HouseholdModel.model_validate_json(self.path.read_bytes())
         except (ValidationError, ValueError, OSError) as exc:
             # DESIGN §5 Persistence: a corrupt file is moved aside, never lost.
-            aside = self.path.with_name(f"{self.path.name}.corrupt-{os.getpid()}")
-            with contextlib.suppress(OSError):
-                os.replace(self.path, aside)
+            aside = move_aside(self.path)
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             self.warnings.append(f"corrupt household file moved to {aside}: {first}")
             return
@@ -170,28 +165,9 @@ def _profile_json(p: Profile) -> dict[str, object]:
 
 def write_household(path: Path | str, profiles: list[Profile]) -> None:
     """Atomically write a household file (also used by setup tooling to create one)."""
-    target = Path(path)
     data = {
         "schema_version": SCHEMA_VERSION,
         "profiles": [_profile_json(p) for p in sorted(profiles, key=lambda p: p.user_id)],
     }
     _HouseholdModel.model_validate(data)  # never write a file we could not read back
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, sort_keys=True)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+    atomic_write_json(path, data)

@@ -47,6 +47,7 @@ from buddy_personality.identity import (
     ProfileStore,
     ResetMemory,
 )
+from buddy_personality.identity.greetings import GreetingLog
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
@@ -58,6 +59,9 @@ _D = IdentityConfig()  # core defaults, so the node and the core agree
 PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("profiles_path", "~/.local/share/buddy/household.json",
               "household profiles JSON store (spec 004)", read_only=True),
+    ParamSpec("greetings_path", "", "birthday greetings already emitted today, kept across "
+              "restarts (spec 004 §6 once a day); empty = next to profiles_path",
+              read_only=True),
     ParamSpec("tick_hz", 1.0, "rate of the timeout tick", min=0.1, max=50.0, read_only=True),
     ParamSpec("signal_low", _D.signal_low, "paired-device confidence below which a signal "
               "is noise (spec 004 §1 signal_low)", min=0.0, max=1.0, read_only=True),
@@ -137,14 +141,24 @@ class IdentityNode(Node):
             teen_from_years=p["teen_from_years"],
             adult_from_years=p["adult_from_years"],
         )
-        self._store = ProfileStore(Path(p["profiles_path"]).expanduser())
+        self._store = ProfileStore(Path(p["profiles_path"]).expanduser())  # warns if absent
         for warning in self._store.warnings:
             self.get_logger().warning(warning)
-        self._core = IdentityCore(self._store, config, now=now_s(self))
+        profiles_path = Path(p["profiles_path"]).expanduser()
+        greetings_path = (
+            Path(p["greetings_path"]).expanduser() if p["greetings_path"]
+            else profiles_path.with_name("birthday_greetings.json")
+        )
+        self._greeting_log = GreetingLog(greetings_path)
+        greeted = self._greeting_log.load()
+        for warning in self._greeting_log.warnings:
+            self.get_logger().warning(warning)
+        self._core = IdentityCore(self._store, config, now=now_s(self), greeted=greeted)
         self._pending_resets: list[_PendingReset] = []
         self._resets_called = 0
         self._resets_failed = 0
         self._greetings = 0
+        self._greeting_log_errors = 0
 
         self._state_pub = self.create_publisher(IdentityState, "identity/state", qos.LATCHED)
         self._consent_pub = self.create_publisher(ConsentState, "consent/state", qos.LATCHED)
@@ -278,6 +292,11 @@ class IdentityNode(Node):
         msg.header.stamp = self.get_clock().now().to_msg()
         self._system_pub.publish(msg)
         self._greetings += 1
+        try:
+            self._greeting_log.save(set(self._core.greeted))
+        except OSError as exc:
+            self._greeting_log_errors += 1
+            self.get_logger().error(f"could not write the greeting log: {exc}")
 
     def _flush_resets(self) -> None:
         """Call personality/reset_memory once per executed command, asynchronously."""
@@ -352,15 +371,20 @@ class IdentityNode(Node):
             "command_state": int(core.command_state),
             "household_size": len(self._store.user_ids()),
             "birthday_greetings": self._greetings,
+            "greeting_log_errors": self._greeting_log_errors,
             "reset_memory_called": self._resets_called,
             "reset_memory_failed": self._resets_failed,
             "reset_memory_waiting": len(self._pending_resets),
         }
         values.update({f"core.{k}": v for k, v in sorted(core.counters.items())})
         values.update(self._rejections.as_values())
-        if self._store.warnings or self._resets_failed:
-            message = "; ".join(self._store.warnings) or "memory reset failed"
-            return Health(WARN, message, values)
+        warnings = [*self._store.warnings, *self._greeting_log.warnings]
+        if self._resets_failed:
+            warnings.append(f"{self._resets_failed} memory reset(s) failed")
+        if self._greeting_log_errors:
+            warnings.append("greeting log not written")
+        if warnings:
+            return Health(WARN, "; ".join(warnings), values)
         return Health(OK, "ok", values)
 
 

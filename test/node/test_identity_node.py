@@ -242,3 +242,34 @@ def test_profile_update_and_delegation_services(ros, node, states, events, house
     assert res.state == Delegate.Response.PENDING_CONFIRMATION
     d.action = Delegate.Request.CONFIRM
     assert ros.call(Delegate, "identity/delegate", d).state == Delegate.Response.ACTIVE
+
+
+def test_reset_failure_is_reported(ros, node, states, events) -> None:
+    def refuse(_req: Trigger.Request, res: Trigger.Response) -> Trigger.Response:
+        res.success, res.message = False, "memory file locked"
+        return res
+
+    ros.probe.create_service(Trigger, "personality/reset_memory", refuse)
+    confirm(ros, events, states, "mom")
+    command(ros, ExecuteCommand.Request.REQUEST, "mom")
+    command(ros, ExecuteCommand.Request.CONFIRM, "mom")
+    assert diagnostics_value(ros, "reset_memory_failed", "1")
+    assert diagnostics_value(ros, "core.execution_failure", "1")
+
+
+def test_birthday_not_greeted_twice_across_a_restart(ros, node, states, events,
+                                                      household) -> None:
+    greetings = ros.collect(SystemEvent, "identity/system_events")
+    confirm(ros, events, states, "mia")
+    assert ros.spin_until(lambda: greetings, timeout=5)
+    # A second identity node on the same files (a restart), in its own namespace.
+    ns = f"{ros.namespace}/again"
+    ros.add(IdentityNode(**ros.node_kwargs(namespace=ns, parameter_overrides=[
+        Parameter("profiles_path", value=str(household)),
+    ])))
+    states2 = ros.collect(IdentityState, f"{ns}/identity/state", qos.LATCHED)
+    greetings2 = ros.collect(SystemEvent, f"{ns}/identity/system_events")
+    events2 = ros.publisher(IdentityEvent, f"{ns}/identity/events")
+    confirm(ros, events2, states2, "mia")
+    ros.spin_for(0.5)
+    assert greetings2 == [] and len(greetings) == 1

@@ -113,3 +113,34 @@ def test_leap_day_birthday(today: dt.date, greet: bool) -> None:
     core.handle_identity_event(ev(K.EXPLICIT_IDENTITY_CLAIM, user_id="pip"), 1)
     out = core.handle_identity_event(ev(K.VALIDATION_SUCCESS), 2)
     assert bool(greetings(out)) is greet
+
+
+def test_greeting_log_survives_a_restart(tmp_path, store) -> None:
+    """Once per user per day even when the node restarts in between."""
+    from buddy_personality.identity.greetings import GreetingLog
+
+    log = GreetingLog(tmp_path / "greetings.json")
+    core = IdentityCore(store, greeted=log.load())
+    core.tick(0.0, MIA_BDAY)
+    confirm(core, "mia")
+    assert core.greeted == {("mia", MIA_BDAY)}
+    log.save(set(core.greeted))
+    restarted = IdentityCore(store, greeted=GreetingLog(tmp_path / "greetings.json").load())
+    restarted.tick(0.0, MIA_BDAY)
+    core_out = restarted.handle_identity_event(ev(K.EXPLICIT_IDENTITY_CLAIM, user_id="mia"), 1)
+    out = restarted.handle_identity_event(ev(K.VALIDATION_SUCCESS), 2)
+    assert greetings(core_out, out) == []
+    # The next year's birthday is a new day: greeted again, and the old entry dropped.
+    out = restarted.tick(3.0, MIA_BDAY.replace(year=2027))
+    assert greetings(out) == [BirthdayGreeting("mia", MIA_BDAY.replace(year=2027))]
+    assert restarted.greeted == {("mia", MIA_BDAY.replace(year=2027))}
+
+
+def test_corrupt_greeting_log_is_moved_aside(tmp_path) -> None:
+    from buddy_personality.identity.greetings import GreetingLog
+
+    path = tmp_path / "greetings.json"
+    path.write_text("[1, 2")
+    log = GreetingLog(path)
+    assert log.load() == set() and log.warnings
+    assert list(tmp_path.glob("greetings.json.corrupt-*"))

@@ -139,14 +139,14 @@ def test_invalid_values_are_rejected_in_validation(core, field, value) -> None:
 
 
 def test_failed_write_changes_nothing(core, household_path, monkeypatch) -> None:
-    from buddy_personality.identity import profiles
+    from buddy_personality.identity import persistence
 
     def disk_full(*_a: object) -> None:
         raise OSError(28, "No space left on device")
 
     confirm(core, "mia")
     before = household_path.read_bytes()
-    monkeypatch.setattr(profiles.os, "replace", disk_full)
+    monkeypatch.setattr(persistence.os, "replace", disk_full)
     out = core.request_profile_update(A.REQUEST, "mia", "mia", "name", "Mimi", 2)
     monkeypatch.undo()
     assert "nothing changed" in out.reply.message

@@ -1,0 +1,41 @@
+"""Which birthday greetings were already emitted today, kept across restarts.
+
+spec 004 §6 says greet once per user per day; a node restart must not greet twice. The
+log keeps only today's entries (schema-versioned JSON, atomic writes); a corrupt file is
+moved aside and the log starts empty.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from .persistence import atomic_write_json, move_aside
+
+SCHEMA_VERSION = 1
+
+
+class GreetingLog:
+    def __init__(self, path: Path | str | None) -> None:
+        self.path = Path(path) if path is not None else None
+        self.warnings: list[str] = []
+
+    def load(self) -> set[tuple[str, dt.date]]:
+        if self.path is None or not self.path.exists():
+            return set()
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("schema_version") != SCHEMA_VERSION:
+                raise ValueError(f"unsupported schema_version {data.get('schema_version')}")
+            return {(str(u), dt.date.fromisoformat(d)) for u, d in data["greeted"]}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            aside = move_aside(self.path)
+            self.warnings.append(f"corrupt greeting log moved to {aside}: {exc}")
+            return set()
+
+    def save(self, greeted: set[tuple[str, dt.date]]) -> None:
+        if self.path is None:
+            return
+        rows = sorted([u, d.isoformat()] for u, d in greeted)
+        atomic_write_json(self.path, {"schema_version": SCHEMA_VERSION, "greeted": rows})
