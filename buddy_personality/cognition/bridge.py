@@ -48,6 +48,7 @@ from buddy_personality.cognition.mapping import (
 )
 from buddy_personality.cognition.views import (
     GOV_HALTED,
+    GOV_RECOVERING,
     GovernorView,
     IdentityView,
     ProfileView,
@@ -222,6 +223,9 @@ class BridgeCore:
         self.identity = IdentityView()
         self.governor = GovernorView()
         self._governor_seen = False
+        # Exploration when RECOVERING began: the temperature may not rise above it while
+        # recovering (DESIGN §4.2: RECOVERING locks risk and exploration).
+        self._locked_exploration: float | None = None
         self.mood = "neutral"            # personality/snapshot mood, the TTS tag (§11.5)
         self.phase = PHASE_IDLE
         self._idle_at: float | None = None
@@ -252,6 +256,11 @@ class BridgeCore:
         return Step()
 
     def on_governor(self, now: float, view: GovernorView) -> Step:
+        if view.state == GOV_RECOVERING:
+            if self._locked_exploration is None or self.governor.state != GOV_RECOVERING:
+                self._locked_exploration = view.exploration
+        else:
+            self._locked_exploration = None
         self.governor = view
         self._governor_seen = True
         s = self.session
@@ -273,7 +282,8 @@ class BridgeCore:
 
     def policy(self) -> CallPolicy:
         g = self._governor_now()
-        return call_policy(g.state, g.effort, g.persistence, g.risk, g.exploration)
+        locked = self._locked_exploration if g is self.governor else None
+        return call_policy(g.state, g.effort, g.persistence, g.risk, g.exploration, locked)
 
     # --- conversation inputs ------------------------------------------------------------
     def on_utterance(self, now: float, text: str, is_final: bool = True) -> Step:

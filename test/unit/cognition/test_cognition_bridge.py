@@ -34,6 +34,7 @@ from buddy_personality.cognition.views import (
     ADDR_CONFIRMED,
     GOV_HALTED,
     GOV_IDLE,
+    GOV_RECOVERING,
     ID_CONFIRMED,
     GovernorView,
     IdentityView,
@@ -306,6 +307,21 @@ def test_budgets_reach_the_request_through_the_policy(server: FakeLlmServer) -> 
     server.set_mode("error500")
     h.say(2.0, "another one")
     assert len(server.chat_requests()) == 1 + 1 + policy.max_retries
+
+
+def test_recovering_locks_the_temperature_where_recovery_began() -> None:
+    """DESIGN §4.2: RECOVERING locks exploration (no increase)."""
+    h = Harness(None)
+    h.core.on_governor(0.0, GovernorView(state=GOV_IDLE, exploration=0.2, episode_id=1))
+    h.core.on_governor(1.0, GovernorView(state=GOV_RECOVERING, effort=0.25, exploration=0.4,
+                                         episode_id=1))
+    h.core.on_governor(2.0, GovernorView(state=GOV_RECOVERING, effort=0.25, exploration=0.9,
+                                         episode_id=1))
+    locked = h.core.policy()
+    assert locked.risk_exploration_locked
+    assert locked.temperature == call_policy(1, 0.25, 1.0, 0.0, 0.4).temperature
+    h.core.on_governor(3.0, GovernorView(state=GOV_IDLE, exploration=0.9, episode_id=1))
+    assert h.core.policy().temperature == call_policy(0, 1.0, 1.0, 0.0, 0.9).temperature
 
 
 # --- guardrails ---------------------------------------------------------------------------
