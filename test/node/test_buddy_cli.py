@@ -1,0 +1,120 @@
+"""The `buddy` command over DDS: `buddy record` into MCAP, and `buddy run` as a process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.ros
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus  # noqa: E402
+from rclpy.node import Node  # noqa: E402
+from rosbags.rosbag2 import Reader  # noqa: E402
+from std_msgs.msg import String  # noqa: E402
+
+from buddy_msgs.msg import ConversationEvent, PersonalitySnapshot  # noqa: E402
+from buddy_personality.nodes.common import qos  # noqa: E402
+from buddy_personality.tools.record import Recorder  # noqa: E402
+from buddy_personality.tools.typestore import buddy_typestore  # noqa: E402
+
+BUDDY = Path(sys.prefix) / "bin" / "buddy"
+
+
+def read_bag(path: Path) -> dict[str, list]:
+    store = buddy_typestore()
+    out: dict[str, list] = {}
+    with Reader(path) as reader:
+        for conn in reader.connections:
+            assert conn.msgdef.data, f"{conn.topic} has no message definition"
+        for conn, _, raw in reader.messages():
+            out.setdefault(conn.topic, []).append(store.deserialize_cdr(raw, conn.msgtype))
+    return out
+
+
+def test_record_writes_namespace_topics_and_diagnostics_to_mcap(ros, tmp_path: Path) -> None:
+    ns = ros.namespace
+    snap_pub = ros.publisher(PersonalitySnapshot, "personality/snapshot", qos.LATCHED,
+                             wait_for_subscribers=0)
+    latched = PersonalitySnapshot(mood="happy", intensity=0.8, valence=0.6, arousal=0.3,
+                                  layer=1, conversation_active=True, idle_state=0)
+    latched.header.stamp.sec = 42
+    snap_pub.publish(latched)  # before the recorder exists: transient-local must bring it
+    ev_pub = ros.publisher(ConversationEvent, "conversation/events", wait_for_subscribers=0)
+    diag_pub = ros.probe.create_publisher(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+    other_pub = ros.probe.create_publisher(String, "/elsewhere/chatter", qos.EVENTS)
+
+    rec_node = ros.add(Node("recorder", context=ros.context))
+    rec = Recorder(rec_node, tmp_path / "bag", namespaces=(ns,))
+    wanted = {f"{ns}/personality/snapshot", f"{ns}/conversation/events", "/diagnostics"}
+    assert ros.spin_until(lambda: wanted <= set(rec.topics), 10.0), rec.topics
+    assert ros.spin_until(lambda: ev_pub.get_subscription_count() >= 1
+                          and diag_pub.get_subscription_count() >= 1, 5.0)
+    assert ros.spin_until(lambda: rec.topics[f"{ns}/personality/snapshot"].count == 1, 5.0)
+
+    for i in range(3):
+        ev_pub.publish(ConversationEvent(kind=ConversationEvent.STARTED if i == 0
+                                         else ConversationEvent.ENDED,
+                                         session_id=f"s{i}", trigger="ptt", turns=i))
+    diag_pub.publish(DiagnosticArray(status=[DiagnosticStatus(name=f"{ns}/x", message="ok")]))
+    other_pub.publish(String(data="not mine"))
+    assert ros.spin_until(lambda: rec.total == 5, 5.0), rec.topics
+    rec.close()
+
+    bag = read_bag(tmp_path / "bag")
+    assert set(bag) == wanted  # /elsewhere is not recorded
+    (snap,) = bag[f"{ns}/personality/snapshot"]
+    assert (snap.mood, snap.intensity, snap.valence, snap.arousal, snap.layer,
+            snap.conversation_active, snap.header.stamp.sec) == ("happy", 0.8, 0.6, 0.3, 1,
+                                                                True, 42)
+    events = bag[f"{ns}/conversation/events"]
+    assert [(e.kind, e.session_id, e.trigger, e.turns) for e in events] == [
+        (0, "s0", "ptt", 0), (1, "s1", "ptt", 1), (1, "s2", "ptt", 2)]
+    (diag,) = bag["/diagnostics"]
+    assert [(s.name, s.message) for s in diag.status] == [(f"{ns}/x", "ok")]
+
+
+@pytest.mark.process
+def test_buddy_record_stops_on_sigint_and_leaves_a_readable_bag(tmp_path: Path) -> None:
+    out = tmp_path / "bag"
+    proc = subprocess.Popen([str(BUDDY), "record", "-o", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=dict(os.environ))
+    try:
+        line = proc.stdout.readline()
+        assert "recording" in line, line
+        proc.send_signal(signal.SIGINT)
+        rc = proc.wait(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert rc == 0, proc.stdout.read()
+    assert (out / "metadata.yaml").is_file()
+    with Reader(out) as reader:
+        assert reader.message_count >= 0
+
+
+@pytest.mark.process
+def test_buddy_record_refuses_an_existing_directory(tmp_path: Path) -> None:
+    res = subprocess.run([str(BUDDY), "record", "-o", str(tmp_path), "--duration", "1"],
+                         capture_output=True, text=True, timeout=30, env=dict(os.environ),
+                         check=False)
+    assert res.returncode == 2
+    assert "already exists" in res.stderr
+
+
+@pytest.mark.process
+def test_buddy_record_duration_ends_the_recording(tmp_path: Path) -> None:
+    t0 = time.monotonic()
+    res = subprocess.run([str(BUDDY), "record", "-o", str(tmp_path / "b"), "--duration", "1"],
+                         capture_output=True, text=True, timeout=30, env=dict(os.environ),
+                         check=False)
+    assert res.returncode == 0, res.stderr
+    assert time.monotonic() - t0 >= 1.0
+    assert "wrote" in res.stderr
+    assert (tmp_path / "b" / "metadata.yaml").is_file()
