@@ -679,9 +679,17 @@ class IdentityCore:
             if pending is not None and command and command != pending.policy.name:
                 out.reply = Reply(False, int(state), f"no pending {command!r} to confirm")
                 return out
-            ctx = CommandContext(
-                actor_is_requester=pending is not None and pending.requester == user_id
-            )
+            actor_is_requester = pending is not None and pending.requester == user_id
+            if pending is not None and actor_is_requester:
+                # Authority is re-checked at the moment of execution: a delegation revoked
+                # or expired since the request is a changed context (spec 004 §3, §4).
+                ok, why = authorize(pending.policy, self._requester(user_id))
+                if not ok:
+                    self._fire(self._command, "context_changed", now)
+                    out.reply = Reply(True, int(CommandState.CANCELLED), why)
+                    self._finish_command(now)
+                    return out
+            ctx = CommandContext(actor_is_requester=actor_is_requester)
             r = self._fire(self._command, "confirmation_received", now, ctx)
             if not r.accepted:
                 out.reply = Reply(False, int(self._command.state), r.reason)

@@ -104,3 +104,17 @@ def test_bad_delegation_requests(core) -> None:
         ("mom", "ghost", FORGET, 60.0),
     ):
         assert not core.delegate(A.REQUEST, *args, 2).reply.accepted, args
+
+
+def test_delegation_lapsing_before_confirmation_cancels_the_command(core) -> None:
+    """Authority is re-checked at execution: a lapsed delegation cancels; nothing runs."""
+    _delegate_to_leo(core, duration=10.0)  # ACTIVE from t=3 to t=13
+    _switch_to(core, "leo", 4)
+    out = core.execute_command(CA.REQUEST, FORGET, "leo", "", 5)
+    assert out.reply.state == C.PENDING_CONFIRMATION
+    out = core.tick(13.0)
+    assert out.took("delegation", "timeout", "EXPIRED")
+    assert core.command_state == C.PENDING_CONFIRMATION  # its own 30 s window is still open
+    out = core.execute_command(CA.CONFIRM, FORGET, "leo", "", 14.0)
+    assert out.reply.state == C.CANCELLED and out.effects == []
+    assert out.took("command", "context_changed", "CANCELLED")
