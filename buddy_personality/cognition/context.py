@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass
 
 from buddy_personality.cognition.intentions import Intention
+from buddy_personality.cognition.schema import sanitise_tag
 from buddy_personality.cognition.views import (
     GOV_RECOVERING,
     MODE_PRIVATE,
@@ -237,8 +238,11 @@ def state_message(
         lines.append("Buddy is catching its breath: keep it simple and don't try anything new.")
     lines.append(turn_words(turn_id))
     lines.append(f"Conversation has been {arc_words(profile.conversation_arc)}.")
-    if identity.memories_allowed() and profile.memory_tags:
-        tags = [t.replace("_", " ") for t in profile.memory_tags[:PROMPT_MEMORY_TAGS]]
+    # Tags are re-checked here: whatever the memory store holds, only clean semantic
+    # labels reach a prompt (HC-3).
+    clean = [t for t in (sanitise_tag(x)[0] for x in profile.memory_tags) if t is not None]
+    if identity.memories_allowed() and clean:
+        tags = [t.replace("_", " ") for t in clean[:PROMPT_MEMORY_TAGS]]
         lines.append("You may vaguely remember about this child: " + "; ".join(tags) + ".")
     if intentions:
         lines.append("Your current intentions: " + "; ".join(i.words() for i in intentions) + ".")

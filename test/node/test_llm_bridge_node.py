@@ -215,6 +215,25 @@ def test_ptt_button_and_end_conversation_service(ros) -> None:
     assert not ros.call(Trigger, "llm_bridge/end_conversation", Trigger.Request()).success
 
 
+def test_requests_never_block_the_executor(ros, server) -> None:
+    """A slow server: the node keeps serving (end_conversation answers) mid-request."""
+    server.set_mode("slow")
+    server.slow_s = 0.8
+    bridge = make_bridge(ros, server.url, request_timeout_s=5.0)
+    t = Topics(ros)
+    speech = ros.publisher(Utterance, "speech/utterance")
+    speech.publish(utter("hey buddy tell me about whales"))
+    assert ros.spin_until(lambda: t.phase and t.phase[-1].phase == ConversationPhase.THINKING,
+                          timeout=5)
+    assert server.chat_requests() or ros.spin_until(server.chat_requests, timeout=2)
+    resp = ros.call(Trigger, "llm_bridge/end_conversation", Trigger.Request(), timeout=0.5)
+    assert resp.success
+    assert ros.spin_until(lambda: len(t.conv) == 2, timeout=2)
+    # The late answer is dropped: nothing is said for the ended session.
+    assert ros.spin_until(lambda: bridge._core.stats.stale_results == 1, timeout=5)
+    assert t.say == []
+
+
 def test_diagnostics_report_calls_gate_and_layer(ros, server) -> None:
     bridge = make_bridge(ros, server.url)
     diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)

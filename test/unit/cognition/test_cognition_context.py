@@ -154,3 +154,9 @@ def test_message_order() -> None:
     assert msgs[-3]["content"].startswith("[Reminder:")
     assert msgs[-2]["content"].startswith("CURRENT STATE")
     assert msgs[-1] == {"role": "user", "content": "last words"}
+
+
+def test_memory_tags_are_rechecked_before_the_prompt() -> None:
+    profile = ProfileView(memory_tags=("feels_sad_often", "Likes Frogs", "x"))
+    state = build_messages("hi", 1, [], profile, KNOWN, GOV, [])[-2]["content"]
+    assert "likes frogs" in state and "sad" not in state
