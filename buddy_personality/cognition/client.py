@@ -48,6 +48,9 @@ class ClientConfig:
     stream: bool = True
     guided: bool = True                 # send response_format (vLLM guided decoding)
     retry_backoff_s: float = 0.25       # pause before a retry (worker thread only)
+    # Qwen3 (spec 002 §12.1) thinks aloud by default, which would spend the token budget
+    # before the JSON; vLLM passes chat_template_kwargs to the chat template to turn it off.
+    disable_thinking: bool = True
 
 
 @dataclass(slots=True)
@@ -111,6 +114,8 @@ class LlmClient:
             "max_tokens": policy.max_tokens,
             "stream": self.config.stream,
         }
+        if self.config.disable_thinking:
+            body["chat_template_kwargs"] = {"enable_thinking": False}
         if self.guided_supported:
             body["response_format"] = {
                 "type": "json_schema",

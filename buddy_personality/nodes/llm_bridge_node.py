@@ -79,6 +79,8 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               read_only=True),
     ParamSpec("guided", True, "send the JSON schema as response_format (guided decoding)",
               read_only=True),
+    ParamSpec("disable_thinking", True, "ask a Qwen3 server not to think aloud "
+              "(vLLM chat_template_kwargs)", read_only=True),
     ParamSpec("retry_backoff_s", 0.25, "pause before a retry", min=0.0, max=10.0,
               read_only=True),
     ParamSpec("offline_after_failures", 2, "failed calls in a row that switch to layer 0",
@@ -148,6 +150,7 @@ class LlmBridgeNode(Node):
                 read_timeout_s=p["request_timeout_s"],
                 request_timeout_s=p["request_timeout_s"], stream=p["stream"],
                 guided=p["guided"], retry_backoff_s=p["retry_backoff_s"],
+                disable_thinking=p["disable_thinking"],
             ))
         self._rejections = RejectionLog(self.get_logger().warning)
         self._resets_unavailable = 0

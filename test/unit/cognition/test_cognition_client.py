@@ -35,6 +35,10 @@ def test_normal_non_streamed(server: FakeLlmServer) -> None:
     # spec 002 §12.2 guided decoding through the OpenAI response_format.
     assert body["response_format"]["type"] == "json_schema"
     assert "emotion" in body["response_format"]["json_schema"]["schema"]["properties"]
+    assert body["chat_template_kwargs"] == {"enable_thinking": False}
+    c2 = client(server.url, stream=False, disable_thinking=False)
+    c2.complete(MESSAGES, POLICY)
+    assert "chat_template_kwargs" not in server.chat_requests()[1]
 
 
 def test_streamed_answer_reports_the_emotion_before_the_stream_ends(
