@@ -102,6 +102,32 @@ def test_a_full_turn_over_dds(ros, server) -> None:
     assert ros.spin_until(lambda: t.phase[-1].phase == ConversationPhase.LISTENING, timeout=8)
 
 
+def test_the_personality_mood_moves_with_the_bridge_intents(ros, server, tmp_path) -> None:
+    """The full turn with the real personality engine listening: its affect moves toward
+    the answer's emotion (curious: valence and arousal up) and the next turn's prompt
+    carries the moved mood in words."""
+    from buddy_personality.nodes.personality_node import PersonalityNode
+
+    if not hasattr(PersonalityNode, "_on_ai_emotion"):
+        pytest.skip("personality node is still a skeleton")
+    ros.add(PersonalityNode(**ros.node_kwargs(parameter_overrides=[
+        Parameter("memory_path", value=str(tmp_path / "memory.json")),
+        Parameter("usage_path", value=str(tmp_path / "usage.json")),
+    ])))
+    snaps = ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
+    assert ros.spin_until(lambda: snaps, timeout=5)
+    before = snaps[-1]
+    bridge = make_bridge(ros, server.url)
+    t = Topics(ros)
+    speech = ros.publisher(Utterance, "speech/utterance")
+    speech.publish(utter("hey buddy, what do whales eat?"))
+    assert ros.spin_until(lambda: t.say, timeout=10)
+    assert ros.spin_until(
+        lambda: snaps[-1].valence > before.valence + 0.05 and snaps[-1].conversation_active,
+        timeout=5), (before, snaps[-1])
+    assert ros.spin_until(lambda: bridge._core.mood == snaps[-1].mood, timeout=5)
+
+
 def test_layer_0_without_a_server_still_answers_kindly(ros) -> None:
     bridge = make_bridge(ros, "")
     t = Topics(ros)
