@@ -1,14 +1,72 @@
-"""personality node (DESIGN §4.1). Skeleton: parameters and diagnostics."""
+"""personality node (DESIGN §3, §4.1): the personality engine over ROS.
+
+A thin translation layer around `buddy_personality.personality.PersonalityEngine`, which
+holds every rule (spec 002 §2-§10, §13 and the spec 000 intent gate):
+
+- a tick at `tick_hz` (1 Hz) plus the event fast path: every inbound message is handed to
+  the engine at once and the snapshot it returns is published straight away;
+- `personality/snapshot` and `personality/llm_profile` are latched; `mood_changed` and
+  `guardrail` carry the engine's events; `affect_markers` draws the VA plane for rviz;
+- `list_memories` / `reset_memory` for parents; `set_guardrail` / `override_affect`
+  answer only when the read-only parameter `dev_mode` is true;
+- bad input (NaN, infinities, out-of-range numbers, unknown emotion names or enum
+  values) is refused by the engine, logged once per cause and counted in diagnostics.
+
+Parameters: the five axes (read-only, range-checked: the personality is fixed, PE-4),
+the §9.5 guardrail config (read-only; dev toggles go through `set_guardrail`),
+`memory_path`, `usage_path` (RS-2 daily counter; "" = next to the memory file),
+`memory_consent` (may change at runtime: parents opt in), `seed`, `tick_hz`, `dev_mode`.
+"""
 
 from __future__ import annotations
 
+import time
+from collections import deque
+from pathlib import Path
 from typing import Any
 
+from geometry_msgs.msg import Point
 from rclpy.node import Node
+from rclpy.parameter import Parameter
+from std_msgs.msg import Bool, ColorRGBA
+from std_srvs.srv import Trigger
+from visualization_msgs.msg import Marker, MarkerArray
 
-from buddy_personality.nodes.common.diagnostics import DiagnosticsPublisher, Health
-from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
-from buddy_personality.nodes.common.runtime import run_node
+from buddy_msgs.msg import (
+    AiEmotion,
+    ButtonEvent,
+    ConsentState,
+    ConversationEvent,
+    ConversationPhase,
+    GuardrailEvent,
+    IdentityState,
+    LlmProfile,
+    MemoryEntry,
+    MemoryExtract,
+    MoodChanged,
+    PersonalitySnapshot,
+    SystemEvent,
+)
+from buddy_msgs.srv import ListMemories, OverrideAffect, SetGuardrail
+from buddy_personality.nodes.common import qos
+from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.parameters import (
+    ParameterError,
+    ParamSpec,
+    declare_parameters,
+)
+from buddy_personality.nodes.common.rejections import RejectionLog
+from buddy_personality.nodes.common.runtime import now_s, run_node
+from buddy_personality.personality.engine import InputRejected, PersonalityEngine
+from buddy_personality.personality.guardrails import GuardrailConfig
+from buddy_personality.personality.moods import MOOD_ANCHORS, NEGATIVE_MOODS
+from buddy_personality.personality.records import (
+    IDLE_STATE_NAMES,
+    EngineOutput,
+    GuardrailTriggered,
+    MoodChange,
+)
+from buddy_personality.personality.traits import derive_traits
 
 AXIS_DEFAULTS = {  # spec 002 §1.1 canonical axis positions (PE-4: fixed)
     "energy": 0.40,
@@ -24,16 +82,22 @@ PARAMETERS: tuple[ParamSpec, ...] = (
                   "runtime (PE-4)", min=0.0, max=1.0, read_only=True)
         for axis, value in AXIS_DEFAULTS.items()
     ),
-    ParamSpec("guardrails.negative_duration_caps", True, "spec 002 §9.1 duration caps"),
-    ParamSpec("guardrails.negative_intensity_caps", True, "spec 002 §9.1 intensity caps"),
-    ParamSpec("guardrails.context_gate", True, "spec 002 §9.2 context gate (HC-10)"),
+    ParamSpec("guardrails.negative_duration_caps", True, "spec 002 §9.1 duration caps",
+              read_only=True),
+    ParamSpec("guardrails.negative_intensity_caps", True, "spec 002 §9.1 intensity caps",
+              read_only=True),
+    ParamSpec("guardrails.context_gate", True, "spec 002 §9.2 context gate (HC-10)",
+              read_only=True),
     ParamSpec("guardrails.session_time_limit_s", 900.0, "RS-1 session limit, seconds",
-              min=0.0, max=86400.0),
+              min=1.0, max=86400.0, read_only=True),
     ParamSpec("guardrails.daily_time_limit_s", 2700.0, "RS-2 daily limit, seconds",
-              min=0.0, max=86400.0),
-    ParamSpec("guardrails.memory_consent_required", True, "RS-5 consent gate for memory"),
+              min=1.0, max=86400.0, read_only=True),
+    ParamSpec("guardrails.memory_consent_required", True, "RS-5 consent gate for memory",
+              read_only=True),
     ParamSpec("memory_path", "~/.local/share/buddy/personality_memory.json",
               "JSON memory store (spec 002 §8.4)", read_only=True),
+    ParamSpec("usage_path", "", "JSON daily conversation counter (RS-2); empty = "
+              "personality_usage.json next to memory_path", read_only=True),
     ParamSpec("memory_consent", False, "parental consent flag for memory (RS-5)"),
     ParamSpec("seed", 0, "seed of the engine's RNG (noise, jitter)", min=0, max=2**31 - 1,
               read_only=True),
@@ -42,12 +106,378 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("dev_mode", False, "enables set_guardrail and override_affect", read_only=True),
 )
 
+MARKER_FRAME = "buddy_affect"  # the VA plane: x = valence, y = arousal
+TRAIL_LENGTH = 30  # ticks of affect history drawn as a trail
+UTC_OFFSET_REFRESH_S = 60.0
+# IdentityState.state values under which memory may name the user (spec 004 §1)
+IDENTIFIED_STATES = (IdentityState.CONFIRMED, IdentityState.CONFIRMED_ACTIVE)
+PHASES = range(ConversationPhase.IDLE, ConversationPhase.DONE + 1)
+
+
+def local_utc_offset_s() -> float:
+    """The machine's local UTC offset now (DST aware); the core never reads a clock."""
+    return float(time.localtime().tm_gmtoff)
+
+
+def _color(mood: str, alpha: float = 1.0) -> ColorRGBA:
+    if mood in NEGATIVE_MOODS:
+        return ColorRGBA(r=0.9, g=0.3, b=0.3, a=alpha)
+    if mood == "neutral":
+        return ColorRGBA(r=0.8, g=0.8, b=0.8, a=alpha)
+    return ColorRGBA(r=0.3, g=0.8, b=0.4, a=alpha)
+
+
+def _marker(ns: str, mid: int, kind: int, x: float, y: float, scale: float,
+            color: ColorRGBA) -> Marker:
+    m = Marker()
+    m.header.frame_id = MARKER_FRAME
+    m.ns = ns
+    m.id = mid
+    m.type = kind
+    m.action = Marker.ADD
+    m.pose.position.x = float(x)
+    m.pose.position.y = float(y)
+    m.pose.orientation.w = 1.0
+    m.scale.x = m.scale.y = m.scale.z = scale
+    m.color = color
+    return m
+
 
 class PersonalityNode(Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("personality", **node_kwargs)
         self.params = declare_parameters(self, PARAMETERS)
-        self._diagnostics = DiagnosticsPublisher(self, lambda: Health(message="skeleton"))
+        p = self.params
+        try:
+            traits = derive_traits(*(p[f"axes.{axis}"] for axis in AXIS_DEFAULTS))
+        except ValueError as exc:
+            raise ParameterError(f"parameter of node '{self.get_name()}': {exc}") from exc
+        guardrails = GuardrailConfig(
+            negative_duration_caps=p["guardrails.negative_duration_caps"],
+            negative_intensity_caps=p["guardrails.negative_intensity_caps"],
+            context_gate=p["guardrails.context_gate"],
+            session_time_limit_s=p["guardrails.session_time_limit_s"],
+            daily_time_limit_s=p["guardrails.daily_time_limit_s"],
+            memory_consent_required=p["guardrails.memory_consent_required"],
+        )
+        memory_path = Path(p["memory_path"]).expanduser() if p["memory_path"] else None
+        usage_path: Path | None
+        if p["usage_path"]:
+            usage_path = Path(p["usage_path"]).expanduser()
+        elif memory_path is not None:
+            usage_path = memory_path.with_name("personality_usage.json")
+        else:
+            usage_path = None
+        self._utc_offset = local_utc_offset_s()
+        self._utc_offset_checked = time.monotonic()
+        self.engine = PersonalityEngine(
+            now_s(self), traits, seed=p["seed"], guardrails=guardrails,
+            memory_path=memory_path, usage_path=usage_path,
+            memory_consent=p["memory_consent"], utc_offset_s=self._utc_offset,
+        )
+        for warning in self.engine.warnings:
+            self.get_logger().warning(warning)
+        self._rejections = RejectionLog(self.get_logger().warning)
+        self._trail: deque[tuple[float, float]] = deque(maxlen=TRAIL_LENGTH)
+        self._static_markers = self._build_static_markers()
+        self._events_in = 0
+        self._ticks = 0
+        self._last_guardrail = ""
+
+        self._snapshot_pub = self.create_publisher(PersonalitySnapshot, "personality/snapshot",
+                                                   qos.LATCHED)
+        self._profile_pub = self.create_publisher(LlmProfile, "personality/llm_profile",
+                                                  qos.LATCHED)
+        self._mood_pub = self.create_publisher(MoodChanged, "personality/mood_changed",
+                                               qos.EVENTS)
+        self._guardrail_pub = self.create_publisher(GuardrailEvent, "personality/guardrail",
+                                                    qos.EVENTS)
+        self._marker_pub = self.create_publisher(MarkerArray, "personality/affect_markers",
+                                                 qos.MARKERS)
+
+        self.create_subscription(AiEmotion, "personality/ai_emotion", self._on_ai_emotion,
+                                 qos.EVENTS)
+        self.create_subscription(ConversationEvent, "conversation/events",
+                                 self._on_conversation, qos.EVENTS)
+        self.create_subscription(ConversationPhase, "conversation/phase", self._on_phase,
+                                 qos.LATCHED)
+        self.create_subscription(SystemEvent, "system/events", self._on_system, qos.EVENTS)
+        self.create_subscription(Bool, "tts/speaking", self._on_speaking, qos.EVENTS)
+        self.create_subscription(ButtonEvent, "face/button", self._on_button, qos.EVENTS)
+        self.create_subscription(MemoryExtract, "memory/extract", self._on_memory, qos.EVENTS)
+        self.create_subscription(IdentityState, "identity/state", self._on_identity,
+                                 qos.LATCHED)
+        self.create_subscription(ConsentState, "consent/state", self._on_consent, qos.LATCHED)
+
+        self.create_service(ListMemories, "personality/list_memories", self._on_list_memories)
+        self.create_service(Trigger, "personality/reset_memory", self._on_reset_memory)
+        self.create_service(SetGuardrail, "personality/set_guardrail", self._on_set_guardrail)
+        self.create_service(OverrideAffect, "personality/override_affect", self._on_override)
+
+        self.add_post_set_parameters_callback(self._on_parameters_set)
+        self.create_timer(1.0 / p["tick_hz"], self._tick)
+        self._diagnostics = DiagnosticsPublisher(self, self._health)
+        out = self.engine.snapshot(now_s(self))
+        out.profile = self.engine.llm_profile(out.snapshot.stamp)
+        self._publish(out)
+
+    # -- parameters --------------------------------------------------------------------
+
+    def _on_parameters_set(self, params: list[Parameter]) -> None:
+        for param in params:
+            if param.name in self.params:
+                self.params[param.name] = param.value
+            if param.name == "memory_consent":
+                self.engine.memory_consent = bool(param.value)
+                self.get_logger().info(f"memory_consent is now {bool(param.value)}")
+
+    # -- the tick and the fast path ----------------------------------------------------
+
+    def _tick(self) -> None:
+        now = now_s(self)
+        wall = time.monotonic()
+        if wall - self._utc_offset_checked >= UTC_OFFSET_REFRESH_S:
+            self._utc_offset_checked = wall
+            offset = local_utc_offset_s()
+            if offset != self._utc_offset:  # DST change: local midnight moves
+                self._utc_offset = offset
+                self.engine.set_utc_offset(offset, now)
+        out = self.engine.tick(now)
+        self._ticks += 1
+        self._trail.append((out.snapshot.valence, out.snapshot.arousal))
+        self._publish(out)
+        self._publish_markers(out)
+
+    def _apply(self, call: Any, *args: Any) -> EngineOutput | None:
+        """Run one engine event at the node clock; refuse and count bad input."""
+        self._events_in += 1
+        try:
+            out = call(now_s(self), *args)
+        except InputRejected as exc:
+            self._rejections.reject(exc.cause, str(exc))
+            return None
+        self._publish(out)
+        return out
+
+    def _publish(self, out: EngineOutput) -> None:
+        stamp = self.get_clock().now().to_msg()
+        s = out.snapshot
+        snap = PersonalitySnapshot(
+            mood=s.mood, intensity=float(s.intensity), valence=float(s.valence),
+            arousal=float(s.arousal), tonic_valence=float(s.tonic_valence),
+            tonic_arousal=float(s.tonic_arousal), layer=s.layer,
+            conversation_active=s.conversation_active, idle_state=s.idle_state,
+        )
+        snap.header.stamp = stamp
+        self._snapshot_pub.publish(snap)
+        for event in out.events:
+            if isinstance(event, MoodChange):
+                msg = MoodChanged(prev=event.prev, next=event.next, cause=event.cause,
+                                  intensity=float(event.intensity))
+                msg.header.stamp = stamp
+                self._mood_pub.publish(msg)
+            elif isinstance(event, GuardrailTriggered):
+                g = GuardrailEvent(rule_id=event.rule_id, action=event.action,
+                                   details=event.details)
+                g.header.stamp = stamp
+                self._guardrail_pub.publish(g)
+                self._last_guardrail = f"{event.rule_id} {event.action}"
+                self.get_logger().info(f"guardrail {event.rule_id}: {event.action} "
+                                       f"({event.details})")
+        if out.profile is not None:
+            pr = out.profile
+            prof = LlmProfile(
+                mood=pr.mood, intensity=float(pr.intensity), valence=float(pr.valence),
+                arousal=float(pr.arousal), tonic_valence=float(pr.tonic_valence),
+                tonic_arousal=float(pr.tonic_arousal), session_id=pr.session_id,
+                turn_id=pr.turn_id, memory_tags=list(pr.memory_tags),
+                conversation_arc=pr.conversation_arc, layer=pr.layer,
+                conversation_active=pr.conversation_active,
+            )
+            prof.header.stamp = stamp
+            self._profile_pub.publish(prof)
+
+    # -- inputs ------------------------------------------------------------------------
+
+    def _on_ai_emotion(self, msg: AiEmotion) -> None:
+        self._apply(self.engine.on_ai_emotion, msg.emotion, msg.intensity, msg.confidence,
+                    msg.source, msg.mood_reason, msg.session_id, msg.turn_id)
+
+    def _on_conversation(self, msg: ConversationEvent) -> None:
+        if msg.kind == ConversationEvent.STARTED:
+            self._apply(self.engine.on_conversation_started, msg.session_id, msg.trigger)
+        elif msg.kind == ConversationEvent.ENDED:
+            self._apply(self.engine.on_conversation_ended, msg.session_id, msg.turns)
+        else:
+            self._rejections.reject("unknown_enum", f"conversation event kind {msg.kind}")
+
+    def _on_phase(self, msg: ConversationPhase) -> None:
+        if msg.phase not in PHASES:
+            self._rejections.reject("unknown_enum", f"conversation phase {msg.phase}")
+        elif msg.phase == ConversationPhase.ATTENTION:
+            # the wake word was heard: L0-13 child approach
+            self._apply(self.engine.on_child_approach)
+
+    def _on_system(self, msg: SystemEvent) -> None:
+        self._apply(self.engine.on_system_event, msg.kind, msg.battery_pct, msg.detail)
+
+    def _on_speaking(self, msg: Bool) -> None:
+        self._apply(self.engine.on_speech_activity, bool(msg.data))
+
+    def _on_button(self, msg: ButtonEvent) -> None:
+        self._apply(self.engine.on_button, msg.button_id, msg.event_type)
+
+    def _on_memory(self, msg: MemoryExtract) -> None:
+        tags = [(t.tag, t.category, t.valence_bias, t.arousal_bias) for t in msg.tags]
+        out = self._apply(self.engine.on_memory_extract, tags, msg.user_id)
+        if out is None or out.memory_report is None:
+            return
+        report = out.memory_report
+        if report.refused_reason:
+            self.get_logger().info(f"memory not written: {report.refused_reason}",
+                                   throttle_duration_sec=60.0)
+        for tag, reason in report.rejected:
+            self._rejections.reject("memory_tag", f"{tag[:48]!r}: {reason}")
+
+    def _on_identity(self, msg: IdentityState) -> None:
+        user = msg.user_id if msg.state in IDENTIFIED_STATES else ""
+        self._apply(self.engine.on_identity, user)
+
+    def _on_consent(self, msg: ConsentState) -> None:
+        records = [(r.user_id, r.scope, r.state) for r in msg.records]
+        self._apply(self.engine.on_consent, records)
+
+    # -- services ----------------------------------------------------------------------
+
+    def _on_list_memories(self, request: ListMemories.Request,
+                          response: ListMemories.Response) -> ListMemories.Response:
+        response.entries = [
+            MemoryEntry(tag=m.tag, category=m.category, strength=float(m.strength),
+                        valence_bias=float(m.valence_bias), arousal_bias=float(m.arousal_bias),
+                        created=float(m.created), last_reinforced=float(m.last_reinforced),
+                        reinforcement_count=m.reinforcement_count, source=m.source)
+            for m in self.engine.list_memories(now_s(self))
+        ]
+        response.consent_active = self.engine.memory_writable
+        return response
+
+    def _on_reset_memory(self, request: Trigger.Request,
+                         response: Trigger.Response) -> Trigger.Response:
+        count = len(self.engine.memory)
+        try:
+            out = self.engine.reset_memory(now_s(self))
+        except OSError as exc:
+            response.success = False
+            response.message = f"could not write the memory file: {exc}"
+            self.get_logger().error(response.message)
+            return response
+        self._publish(out)
+        response.success = True
+        response.message = f"forgot {count} memories"
+        self.get_logger().info(f"reset_memory: {response.message}")
+        return response
+
+    def _dev_refusal(self, service: str) -> str | None:
+        if self.params["dev_mode"]:
+            return None
+        self._rejections.reject("dev_only", service)
+        return f"{service} is available only with dev_mode:=true"
+
+    def _on_set_guardrail(self, request: SetGuardrail.Request,
+                          response: SetGuardrail.Response) -> SetGuardrail.Response:
+        refusal = self._dev_refusal("set_guardrail")
+        if refusal:
+            response.success, response.message = False, refusal
+            return response
+        try:
+            self.engine.set_guardrail(request.key, request.value)
+        except ValueError as exc:
+            response.success, response.message = False, str(exc)
+            return response
+        response.success = True
+        response.message = f"{request.key} = {request.value}"
+        self.get_logger().warning(f"dev: guardrail {response.message}")
+        return response
+
+    def _on_override(self, request: OverrideAffect.Request,
+                     response: OverrideAffect.Response) -> OverrideAffect.Response:
+        refusal = self._dev_refusal("override_affect")
+        if refusal:
+            response.success, response.message = False, refusal
+            return response
+        out = self._apply(self.engine.override_affect, request.valence, request.arousal,
+                          request.duration_s)
+        if out is None:
+            response.success = False
+            response.message = self._rejections.last_error
+            return response
+        response.success = True
+        response.message = (f"affect at ({out.snapshot.valence:.2f}, "
+                            f"{out.snapshot.arousal:.2f}), mood {out.snapshot.mood}")
+        return response
+
+    # -- rviz markers ------------------------------------------------------------------
+
+    def _build_static_markers(self) -> list[Marker]:
+        """The 13 anchors with labels and the baseline never move: built once."""
+        markers: list[Marker] = []
+        for k, (mood, (v, a)) in enumerate(MOOD_ANCHORS.items()):
+            markers.append(_marker("anchors", k, Marker.SPHERE, v, a, 0.05, _color(mood, 0.8)))
+            label = _marker("labels", k, Marker.TEXT_VIEW_FACING, v, a + 0.06, 0.06,
+                            ColorRGBA(r=1.0, g=1.0, b=1.0, a=1.0))
+            label.text = mood
+            markers.append(label)
+        t = self.engine.traits
+        markers.append(_marker("baseline", 0, Marker.CYLINDER, t.baseline_valence,
+                               t.baseline_arousal, 0.04, ColorRGBA(r=0.3, g=0.5, b=1.0, a=1.0)))
+        return markers
+
+    def _publish_markers(self, out: EngineOutput) -> None:
+        s = out.snapshot
+        current = _marker("affect", 0, Marker.SPHERE, s.valence, s.arousal, 0.08,
+                          _color(s.mood))
+        trail = _marker("trail", 0, Marker.LINE_STRIP, 0.0, 0.0, 0.01,
+                        ColorRGBA(r=1.0, g=0.8, b=0.2, a=0.8))
+        trail.points = [Point(x=float(v), y=float(a), z=0.0) for v, a in self._trail]
+        stamp = self.get_clock().now().to_msg()
+        markers = [*self._static_markers, current, trail]
+        for m in markers:
+            m.header.stamp = stamp
+        self._marker_pub.publish(MarkerArray(markers=markers))
+
+    # -- diagnostics -------------------------------------------------------------------
+
+    def _health(self) -> Health:
+        e = self.engine
+        stats = e.stats
+        values: dict[str, object] = {
+            "mood": e.mood,
+            "intensity": f"{e.intensity:.2f}",
+            "valence": f"{e.valence:.3f}",
+            "arousal": f"{e.arousal:.3f}",
+            "tonic_valence": f"{e.tonic_valence:.3f}",
+            "tonic_arousal": f"{e.tonic_arousal:.3f}",
+            "layer": e.layer,
+            "conversation_active": e.conversation_active,
+            "idle_state": IDLE_STATE_NAMES.get(e.idle_state, "?"),
+            "session_s": f"{e.usage.session_s:.0f}",
+            "daily_conversation_s": f"{e.usage.daily_s:.0f}",
+            "memory.size": len(e.memory),
+            "memory.consent_active": e.memory_writable,
+            "ticks": self._ticks,
+            "events_in": self._events_in,
+            "last_guardrail": self._last_guardrail,
+        }
+        for prefix, counter in (("impulses", stats.impulses_by_source),
+                                ("gate", stats.gate_rejections),
+                                ("guardrails", stats.guardrail_triggers),
+                                ("memory.refused", stats.memory_refusals)):
+            values.update({f"{prefix}.{k}": n for k, n in sorted(counter.items())})
+        values.update(self._rejections.as_values())
+        level, message = OK, f"{e.mood} ({'talking' if e.conversation_active else 'idle'})"
+        if e.warnings:
+            level, message = WARN, f"{message}; {e.warnings[-1]}"
+        return Health(level=level, message=message, values=values)
 
 
 def main(args: list[str] | None = None) -> int:

@@ -1,0 +1,214 @@
+"""personality node over real DDS (DESIGN §3, §4.1): latched snapshot and profile, the
+event fast path, rejected input, read-only axes, dev-only services, memory services,
+guardrail events, rviz markers and diagnostics."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from diagnostic_msgs.msg import DiagnosticArray
+from rclpy.parameter import Parameter
+from std_srvs.srv import Trigger
+from visualization_msgs.msg import MarkerArray
+
+from buddy_msgs.msg import (
+    AiEmotion,
+    ConsentRecord,
+    ConsentState,
+    ConversationEvent,
+    GuardrailEvent,
+    IdentityState,
+    LlmProfile,
+    MemoryExtract,
+    MemoryTag,
+    MoodChanged,
+    PersonalitySnapshot,
+)
+from buddy_msgs.srv import ListMemories, OverrideAffect, SetGuardrail
+from buddy_personality.nodes.common import qos
+from buddy_personality.nodes.common.parameters import ParameterError
+from buddy_personality.nodes.personality_node import PersonalityNode
+
+pytestmark = pytest.mark.ros
+
+SLOW_TICK = 0.2  # Hz: a tick every 5 s, so anything published sooner came from an event
+
+
+def make_node(ros, tmp_path, **params):
+    overrides = [Parameter("memory_path", value=str(tmp_path / "memory.json")),
+                 Parameter("tick_hz", value=SLOW_TICK)]
+    overrides += [Parameter(k.replace("__", "."), value=v) for k, v in params.items()]
+    return ros.add(PersonalityNode(**ros.node_kwargs(parameter_overrides=overrides)))
+
+
+@pytest.fixture
+def node(ros, tmp_path):
+    return make_node(ros, tmp_path)
+
+
+@pytest.fixture
+def snapshots(ros, node):
+    return ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
+
+
+def start_conversation(ros, snapshots, session: str = "s1") -> None:
+    conv = ros.publisher(ConversationEvent, "conversation/events")
+    conv.publish(ConversationEvent(kind=ConversationEvent.STARTED, session_id=session,
+                                   trigger="wake_word"))
+    assert ros.spin_until(lambda: snapshots and snapshots[-1].conversation_active, timeout=5)
+
+
+def emotion(name: str, intensity: float = 1.0, confidence: float = 0.9,
+            source: int = AiEmotion.SOURCE_INLINE) -> AiEmotion:
+    return AiEmotion(emotion=name, intensity=intensity, confidence=confidence, source=source,
+                     mood_reason="child told a joke", session_id="s1", turn_id=1)
+
+
+def test_late_joiner_gets_the_latched_snapshot_and_profile(ros, node) -> None:
+    ros.spin_for(0.3)
+    late = ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
+    profile = ros.collect(LlmProfile, "personality/llm_profile", qos.LATCHED)
+    assert ros.spin_until(lambda: late and profile, timeout=5)
+    # spec 002 §3.3 rest state: NEUTRAL at baseline (+0.10, -0.05), layer 0
+    assert (late[0].mood, late[0].valence, late[0].layer) == ("neutral", 0.10, 0)
+    assert late[0].arousal == pytest.approx(-0.05)
+    assert profile[0].mood == "neutral" and not profile[0].conversation_active
+
+
+def test_ai_emotion_moves_the_published_mood_at_once(ros, node, snapshots) -> None:
+    changes = ros.collect(MoodChanged, "personality/mood_changed", qos.EVENTS)
+    start_conversation(ros, snapshots)
+    pub = ros.publisher(AiEmotion, "personality/ai_emotion")
+    sent = time.monotonic()
+    pub.publish(emotion("happy"))
+    assert ros.spin_until(lambda: snapshots[-1].mood == "happy", timeout=2)
+    assert time.monotonic() - sent < 1.0 / SLOW_TICK  # the fast path, not the tick
+    assert snapshots[-1].layer == 1
+    assert ros.spin_until(lambda: any(c.next == "happy" and c.cause == "ai_emotion"
+                                      for c in changes), timeout=2)
+
+
+@pytest.mark.parametrize("bad", [
+    emotion("happy", intensity=float("nan")),
+    emotion("happy", intensity=1.5),
+    emotion("happy", confidence=float("inf")),
+    emotion("furious"),
+    emotion("happy", source=9),
+])
+def test_rejected_input_leaves_state_unchanged_and_is_counted(ros, node, snapshots,
+                                                              bad: AiEmotion) -> None:
+    diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+    start_conversation(ros, snapshots)
+    before = snapshots[-1]
+    count = len(snapshots)
+    pub = ros.publisher(AiEmotion, "personality/ai_emotion")
+    pub.publish(bad)
+    ros.spin_for(0.5)
+    assert len(snapshots) == count  # nothing applied, nothing published
+    assert (node.engine.valence, node.engine.arousal, node.engine.mood) == (
+        before.valence, before.arousal, before.mood)
+
+    def rejected() -> bool:
+        return any(kv.key == "rejected.total" and kv.value == "1"
+                   for m in diagnostics for s in m.status for kv in s.values)
+
+    assert ros.spin_until(rejected, timeout=3)
+
+
+def test_out_of_range_axis_parameter_is_refused(ros, node, tmp_path) -> None:
+    name = f"{ros.namespace}/personality"
+    results = ros.set_parameters(name, [Parameter("axes.energy", value=1.5)])
+    assert not results[0].successful
+    assert ros.get_parameters(name, ["axes.energy"])["axes.energy"] == 0.40
+    with pytest.raises(ParameterError):
+        PersonalityNode(**ros.node_kwargs(parameter_overrides=[
+            Parameter("axes.energy", value=1.5),
+            Parameter("memory_path", value=str(tmp_path / "m2.json"))]))
+
+
+def test_dev_only_services_refuse_without_dev_mode(ros, node, snapshots) -> None:
+    ros.spin_until(lambda: snapshots, timeout=5)
+    count = len(snapshots)
+    set_g = ros.call(SetGuardrail, "personality/set_guardrail",
+                     SetGuardrail.Request(key="context_gate", value="false"))
+    over = ros.call(OverrideAffect, "personality/override_affect",
+                    OverrideAffect.Request(valence=-0.5, arousal=0.0, duration_s=0.0))
+    assert not set_g.success and "dev_mode" in set_g.message
+    assert not over.success and "dev_mode" in over.message
+    assert node.engine.guardrails.context_gate
+    ros.spin_for(0.3)
+    assert len(snapshots) == count
+
+
+def test_dev_services_work_with_dev_mode(ros, tmp_path) -> None:
+    make_node(ros, tmp_path, dev_mode=True)
+    snapshots = ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
+    res = ros.call(SetGuardrail, "personality/set_guardrail",
+                   SetGuardrail.Request(key="context_gate", value="maybe"))
+    assert not res.success  # a bad value is still refused with a reason
+    over = ros.call(OverrideAffect, "personality/override_affect",
+                    OverrideAffect.Request(valence=0.6, arousal=0.35, duration_s=5.0))
+    assert over.success
+    assert ros.spin_until(lambda: snapshots and snapshots[-1].mood == "happy", timeout=3)
+
+
+def test_memory_is_written_only_with_consent_and_reset_forgets(ros, tmp_path) -> None:
+    node = make_node(ros, tmp_path, memory_consent=True)
+    extract = ros.publisher(MemoryExtract, "memory/extract")
+    tags = [MemoryTag(tag="likes_dinosaurs", category="topic", valence_bias=0.05,
+                      arousal_bias=0.0)]
+    extract.publish(MemoryExtract(session_id="s1", turn_id=1, tags=tags))
+    ros.spin_for(0.3)
+    listed = ros.call(ListMemories, "personality/list_memories", ListMemories.Request())
+    assert listed.entries == [] and not listed.consent_active  # nobody identified
+
+    identity = ros.publisher(IdentityState, "identity/state", qos.LATCHED)
+    consent = ros.publisher(ConsentState, "consent/state", qos.LATCHED)
+    identity.publish(IdentityState(state=IdentityState.CONFIRMED, user_id="emma"))
+    consent.publish(ConsentState(records=[ConsentRecord(user_id="emma", scope="memory",
+                                                        state=ConsentRecord.GRANTED)]))
+    assert ros.spin_until(lambda: node.engine.memory_writable, timeout=5)
+    extract.publish(MemoryExtract(session_id="s1", turn_id=2, tags=tags))
+    assert ros.spin_until(lambda: len(node.engine.memory) == 1, timeout=5)
+    listed = ros.call(ListMemories, "personality/list_memories", ListMemories.Request())
+    assert [e.tag for e in listed.entries] == ["likes_dinosaurs"] and listed.consent_active
+    assert (tmp_path / "memory.json").exists()
+
+    reset = ros.call(Trigger, "personality/reset_memory", Trigger.Request())
+    assert reset.success and "1" in reset.message
+    listed = ros.call(ListMemories, "personality/list_memories", ListMemories.Request())
+    assert listed.entries == []
+
+
+def test_session_limit_emits_rs1(ros, tmp_path) -> None:
+    make_node(ros, tmp_path, guardrails__session_time_limit_s=1.0, tick_hz=10.0)
+    guardrails = ros.collect(GuardrailEvent, "personality/guardrail", qos.EVENTS)
+    snapshots = ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
+    start_conversation(ros, snapshots)
+    assert ros.spin_until(lambda: any(g.rule_id == "RS-1" for g in guardrails), timeout=5)
+    assert next(g for g in guardrails if g.rule_id == "RS-1").action == "end_session"
+
+
+def test_affect_markers_show_anchors_baseline_point_and_trail(ros, tmp_path) -> None:
+    make_node(ros, tmp_path, tick_hz=10.0)
+    markers = ros.collect(MarkerArray, "personality/affect_markers", qos.MARKERS)
+    assert ros.spin_until(lambda: len(markers) >= 3, timeout=5)
+    latest = markers[-1].markers
+    labels = {m.text for m in latest if m.ns == "labels"}
+    assert len(labels) == 13 and {"neutral", "sleepy", "angry"} <= labels
+    assert [m.ns for m in latest].count("baseline") == 1
+    assert [m.ns for m in latest].count("affect") == 1
+    trail = next(m for m in latest if m.ns == "trail")
+    assert len(trail.points) >= 2
+
+
+def test_diagnostics_report_counters(ros, node, snapshots) -> None:
+    diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+    start_conversation(ros, snapshots)
+
+    def keys() -> set[str]:
+        return {kv.key for m in diagnostics for s in m.status for kv in s.values}
+
+    assert ros.spin_until(lambda: {"impulses.conversation", "memory.size",
+                                   "rejected.total", "mood"} <= keys(), timeout=5)
