@@ -1,12 +1,17 @@
-"""`buddy run`: the five nodes in one process on one executor."""
+"""`buddy run`: the five nodes in one process on one executor, with a live terminal view
+(mood, affect, face, governor, identity, the last utterance and reply) and the keyboard
+standing in for a child's speech; `--headless` for scripts."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import time
+from typing import Any
 
 from buddy_personality.dds_confinement import confine_dds
+
+REDRAW_PERIOD_S = 0.1  # at most 10 redraws a second, and only when something changed
 
 
 def run(ns: argparse.Namespace) -> int:
@@ -29,22 +34,73 @@ def run(ns: argparse.Namespace) -> int:
     })
     nodes = []
     executor = SingleThreadedExecutor()
+    view: _View | None = None
     try:
         nodes = create_graph(options)
         for node in nodes:
             executor.add_node(node)
-        print(f"buddy: {len(nodes)} nodes running under /buddy (Ctrl-C to stop)", flush=True)
+        print(f"buddy: {len(nodes)} nodes running under /{options.namespace} "
+              "(Ctrl-C to stop)", flush=True)
+        if not ns.headless:
+            view = _View(options.namespace)
+            executor.add_node(view.node)
+            nodes.append(view.node)
         deadline = time.monotonic() + ns.duration if ns.duration > 0 else None
         while rclpy.ok() and (deadline is None or time.monotonic() < deadline):
             executor.spin_once(timeout_sec=0.1)
+            if view is not None:
+                view.redraw()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except ParameterError as exc:
         print(f"buddy: {exc}", file=sys.stderr)
         return 2
     finally:
+        if view is not None:
+            view.close()
         executor.shutdown()
         for node in nodes:
             node.destroy_node()
         rclpy.try_shutdown()
     return 0
+
+
+class _View:
+    """The console node, the keyboard thread and, on a terminal, the rich Live display."""
+
+    def __init__(self, namespace: str) -> None:
+        import queue  # noqa: PLC0415
+
+        from rich.console import Console  # noqa: PLC0415
+        from rich.live import Live  # noqa: PLC0415
+
+        from buddy_personality.tools.console_node import ConsoleNode, KeyboardReader  # noqa: PLC0415
+        from buddy_personality.tools.live_view import render  # noqa: PLC0415
+
+        self._render = render
+        inputs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.node = ConsoleNode(inputs, namespace=namespace)
+        self.live: Any = None
+        self._next_draw = 0.0
+        console = Console()
+        if console.is_terminal:
+            self.live = Live(render(self.node.state), console=console, auto_refresh=False,
+                             screen=False)
+            self.live.start()
+        else:
+            print("buddy: stdout is not a terminal: no live view; lines on stdin are still "
+                  "spoken to Buddy", flush=True)
+        self.keyboard = KeyboardReader(inputs)
+
+    def redraw(self) -> None:
+        now = time.monotonic()
+        if self.live is None or not self.node.changed or now < self._next_draw:
+            return
+        self.node.changed = False
+        self._next_draw = now + REDRAW_PERIOD_S
+        self.live.update(self._render(self.node.state), refresh=True)
+
+    def close(self) -> None:
+        self.keyboard.close()
+        if self.live is not None:
+            self.live.stop()

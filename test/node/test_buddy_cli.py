@@ -1,8 +1,10 @@
-"""The `buddy` command over DDS: `buddy record` into MCAP, and `buddy run` as a process."""
+"""The `buddy` command over DDS: `buddy record` into MCAP; `buddy run`'s console node, and
+`buddy run` as a process."""
 
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import subprocess
 import sys
@@ -18,8 +20,14 @@ from rclpy.node import Node  # noqa: E402
 from rosbags.rosbag2 import Reader  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 
-from buddy_msgs.msg import ConversationEvent, PersonalitySnapshot  # noqa: E402
+from buddy_msgs.msg import (  # noqa: E402
+    ConversationEvent,
+    GovernorState,
+    PersonalitySnapshot,
+    Utterance,
+)
 from buddy_personality.nodes.common import qos  # noqa: E402
+from buddy_personality.tools.console_node import ConsoleNode  # noqa: E402
 from buddy_personality.tools.record import Recorder  # noqa: E402
 from buddy_personality.tools.typestore import buddy_typestore  # noqa: E402
 
@@ -118,3 +126,73 @@ def test_buddy_record_duration_ends_the_recording(tmp_path: Path) -> None:
     assert time.monotonic() - t0 >= 1.0
     assert "wrote" in res.stderr
     assert (tmp_path / "b" / "metadata.yaml").is_file()
+
+
+# ----------------------------------------------------------------- buddy run
+def test_a_typed_line_becomes_a_final_certain_utterance(ros) -> None:
+    inputs: queue.SimpleQueue = queue.SimpleQueue()
+    node = ros.add(ConsoleNode(inputs, **ros.node_kwargs()))
+    got = ros.collect(Utterance, "speech/utterance")
+    # the console hears its own utterances too: the probe makes two subscribers
+    assert ros.spin_until(lambda: node._utterance_pub.get_subscription_count() >= 2, 5.0)
+    inputs.put(("typing", "hel"))
+    inputs.put(("line", "  hello buddy  "))
+    assert ros.spin_until(lambda: len(got) == 1, 5.0)
+    (msg,) = got
+    assert (msg.text, msg.is_final, msg.confidence, msg.session_id) == ("hello buddy", True,
+                                                                        1.0, "")
+    assert ros.spin_until(lambda: node.state.last_utterance == "hello buddy", 5.0)
+    assert node.state.typing == ""
+    inputs.put(("line", "   "))  # a blank line says nothing
+    ros.spin_for(0.3)
+    assert len(got) == 1
+
+
+def test_the_view_gets_latched_states_published_before_it_started(ros) -> None:
+    snap = ros.publisher(PersonalitySnapshot, "personality/snapshot", qos.LATCHED,
+                         wait_for_subscribers=0)
+    gov = ros.publisher(GovernorState, "governor/state", qos.LATCHED, wait_for_subscribers=0)
+    snap.publish(PersonalitySnapshot(mood="curious", intensity=0.7, valence=0.4, arousal=0.4))
+    gov.publish(GovernorState(state=GovernorState.RECOVERING, effort=0.2))
+    node = ros.add(ConsoleNode(**ros.node_kwargs()))
+    assert ros.spin_until(lambda: node.state.mood == "curious"
+                          and node.state.governor_state == GovernorState.RECOVERING, 5.0)
+    assert node.state.effort == pytest.approx(0.2)
+    assert node.changed
+
+
+@pytest.mark.process
+def test_buddy_run_headless_exits_0_after_its_duration() -> None:
+    res = subprocess.run([str(BUDDY), "run", "--headless", "--duration", "3"],
+                         capture_output=True, text=True, timeout=60, env=dict(os.environ),
+                         check=False)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "5 nodes running under /buddy" in res.stdout
+
+
+@pytest.mark.process
+def test_buddy_run_speaks_lines_from_stdin_to_the_graph(ros) -> None:
+    got: list = []
+    sub = ros.probe.create_subscription(Utterance, "/buddy/speech/utterance", got.append,
+                                        qos.EVENTS)
+    proc = subprocess.Popen([str(BUDDY), "run", "--duration", "30"], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+                            env=dict(os.environ))
+    try:
+        # the console's publisher is the one on /buddy/speech/utterance in this domain
+        assert ros.spin_until(lambda: sub.get_publisher_count() >= 1, 30.0)
+        # discovery is not symmetric: our side may match before theirs, and an utterance
+        # (volatile) sent before both did is lost; so say it until it is heard
+        for _ in range(10):
+            proc.stdin.write("hello buddy\n")
+            proc.stdin.flush()
+            if ros.spin_until(lambda: len(got) >= 1, 1.0):
+                break
+        assert got, "no utterance arrived"
+        assert (got[0].text, got[0].is_final, got[0].confidence) == ("hello buddy", True, 1.0)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
