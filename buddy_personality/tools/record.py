@@ -255,10 +255,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         rclpy.try_shutdown()
     if recorder is None:
         return 2
-    console.print(f"buddy record: wrote {recorder.total} messages on {len(recorder.topics)} "
-                  f"topics to {out}")
+    # plain prints: a summary must not wrap at rich's 80 columns when piped
+    print(f"buddy record: wrote {recorder.total} messages on {len(recorder.topics)} "
+          f"topics to {out}", file=sys.stderr)
     for topic, rec in sorted(recorder.topics.items()):
-        console.print(f"  {topic:<40} {rec.type_name:<40} {rec.count}")
+        print(f"  {rec.count:>7}  {topic}  ({rec.type_name})", file=sys.stderr)
     return 0
 
 
