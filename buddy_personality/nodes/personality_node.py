@@ -174,6 +174,7 @@ class PersonalityNode(Node):
             now_s(self), traits, seed=p["seed"], guardrails=guardrails,
             memory_path=memory_path, usage_path=usage_path,
             memory_consent=p["memory_consent"], utc_offset_s=self._utc_offset,
+            defer_writes=True,  # publish first, then fsync (see _flush)
         )
         for warning in self.engine.warnings:
             self.get_logger().warning(warning)
@@ -181,6 +182,8 @@ class PersonalityNode(Node):
         self._trail: deque[tuple[float, float]] = deque(maxlen=TRAIL_LENGTH)
         self._static_markers = self._build_static_markers()
         self._events_in = 0
+        self._fast_path_last_ms = 0.0
+        self._fast_path_max_ms = 0.0
         self._ticks = 0
         self._last_guardrail = ""
 
@@ -247,16 +250,31 @@ class PersonalityNode(Node):
         self._trail.append((out.snapshot.valence, out.snapshot.arousal))
         self._publish(out)
         self._publish_markers(out)
+        self._flush()
+
+    def _flush(self) -> None:
+        """Persist what the engine has due, after the snapshot went out."""
+        if self.engine.writes_pending:
+            warnings = len(self.engine.warnings)
+            self.engine.flush_writes()
+            for warning in self.engine.warnings[warnings:]:
+                self.get_logger().warning(warning)
 
     def _apply(self, call: Any, *args: Any) -> EngineOutput | None:
         """Run one engine event at the node clock; refuse and count bad input."""
         self._events_in += 1
+        started = time.perf_counter()
         try:
             out = call(now_s(self), *args)
         except InputRejected as exc:
             self._rejections.reject(exc.cause, str(exc))
             return None
         self._publish(out)
+        # DESIGN §4.1 fast path: inbound event to published snapshot, measured here
+        elapsed_ms = (time.perf_counter() - started) * 1000.0
+        self._fast_path_last_ms = elapsed_ms
+        self._fast_path_max_ms = max(self._fast_path_max_ms, elapsed_ms)
+        self._flush()
         return out
 
     def _publish(self, out: EngineOutput) -> None:
@@ -466,6 +484,8 @@ class PersonalityNode(Node):
             "memory.consent_active": e.memory_writable,
             "ticks": self._ticks,
             "events_in": self._events_in,
+            "fast_path_ms.last": f"{self._fast_path_last_ms:.3f}",
+            "fast_path_ms.max": f"{self._fast_path_max_ms:.3f}",
             "last_guardrail": self._last_guardrail,
         }
         for prefix, counter in (("impulses", stats.impulses_by_source),
@@ -473,6 +493,7 @@ class PersonalityNode(Node):
                                 ("guardrails", stats.guardrail_triggers),
                                 ("memory.refused", stats.memory_refusals)):
             values.update({f"{prefix}.{k}": n for k, n in sorted(counter.items())})
+        values.update({f"write_errors.{k}": n for k, n in sorted(stats.write_errors.items())})
         values.update(self._rejections.as_values())
         level, message = OK, f"{e.mood} ({'talking' if e.conversation_active else 'idle'})"
         if e.warnings:

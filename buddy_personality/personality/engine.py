@@ -120,6 +120,7 @@ class EngineStats:
     rejected_inputs: dict[str, int] = field(default_factory=dict)
     memory_refusals: dict[str, int] = field(default_factory=dict)
     l0_fired: dict[str, int] = field(default_factory=dict)
+    write_errors: dict[str, int] = field(default_factory=dict)
     idle_rules_fired: dict[str, int] = field(default_factory=dict)
 
 
@@ -159,6 +160,7 @@ class PersonalityEngine:
         usage_path: Path | str | None = None,
         memory_consent: bool = False,
         utc_offset_s: float = 0.0,
+        defer_writes: bool = False,
     ) -> None:
         now = self._check_now(now)
         self.traits = traits if traits is not None else canonical_traits()
@@ -166,6 +168,10 @@ class PersonalityEngine:
         self.guardrails = guardrails if guardrails is not None else GuardrailConfig()
         self.memory_consent = bool(memory_consent)
         self.stats = EngineStats()
+        # defer_writes: file writes wait for flush_writes(), so a node publishes the
+        # snapshot before it fsyncs (the event fast path stays fast).
+        self._defer_writes = defer_writes
+        self._memory_save_due = False
         self.rng = random.Random(seed)
         # Noise: a seeded numpy block per 8192 draws is far cheaper than random.gauss per tick.
         self._np_rng = np.random.default_rng(self.rng.getrandbits(64))
@@ -289,6 +295,35 @@ class PersonalityEngine:
     @property
     def error_active(self) -> bool:
         return bool(self._faults)
+
+    # ------------------------------------------------------------------ persistence
+    def _write_if_immediate(self) -> None:
+        if not self._defer_writes:
+            self.flush_writes()
+
+    @property
+    def writes_pending(self) -> bool:
+        return self._memory_save_due or self.usage.save_due
+
+    def flush_writes(self) -> None:
+        """Write what is due (atomic JSON). A failed write is a warning, never a crash:
+        the state stays in memory and the next change writes it again."""
+        if self.usage.save_due:
+            try:
+                self.usage.save()
+            except OSError as exc:
+                self._write_failed("usage", exc)
+        if self._memory_save_due:
+            self._memory_save_due = False
+            try:
+                self.memory.save()
+            except OSError as exc:
+                self._write_failed("memory", exc)
+
+    def _write_failed(self, what: str, exc: OSError) -> None:
+        _bump(self.stats.write_errors, what)
+        self.warnings.append(f"could not write the {what} file: {exc}")
+        del self.warnings[:-20]  # keep the newest few
 
     # ------------------------------------------------------------------ dynamics
     def _advance(self, now: float) -> None:
@@ -531,6 +566,8 @@ class PersonalityEngine:
             self.idle_state = IDLE_AWAKE
             self._arc.append(self.valence)
             self._profile_due = True  # §10.4: profile at 1 Hz during a conversation
+            if self.usage.save_due and not self._defer_writes:
+                self.flush_writes()
         elif now >= self._idle_state_until:
             self._update_idle_state(now)
         return self._finish(now, "tick")
@@ -655,9 +692,10 @@ class PersonalityEngine:
         # L0-07 / L0-08 (IDLE-05 / IDLE-06)
         self._fire_l0("L0-07" if self.valence > 0.0 else "L0-08", now)
         self.memory.total_conversation_s += self.usage.session_s
-        self.usage.save()
+        self.usage.save_due = True
         if self.memory_writable:
-            self.memory.save()
+            self._memory_save_due = True
+        self._write_if_immediate()
         self._restart_idle(now)
         self._arc.clear()
         self._profile_due = True
@@ -687,7 +725,8 @@ class PersonalityEngine:
                     _bump(self.stats.idle_rules_fired, "IDLE-07")
                     self._impulse(IDLE_IMPULSES["IDLE-07"])  # first boot of a morning
                 self.usage.last_boot_day = today
-                self.usage.save()
+                self.usage.save_due = True
+                self._write_if_immediate()
         elif kind == SYS_LOW_BATTERY:
             if not pct_known or battery_pct < LOW_BATTERY_PCT:
                 self._fire_l0("L0-02", now)
@@ -812,7 +851,8 @@ class PersonalityEngine:
                 if result.evicted:
                     evicted.append(result.evicted)
             if stored or reinforced:
-                self.memory.save()
+                self._memory_save_due = True
+                self._write_if_immediate()
         out = self._finish(now, "memory")
         report = MemoryReport(tuple(stored), tuple(reinforced), tuple(evicted),
                               tuple(rejected), refused)

@@ -97,6 +97,7 @@ class UsageCounter:
         "daily_s",
         "day",
         "last_boot_day",
+        "save_due",
         "session_s",
         "utc_offset_s",
         "warnings",
@@ -110,6 +111,7 @@ class UsageCounter:
         self.session_s = 0.0
         self.last_boot_day: int | None = None
         self._dirty_s = 0.0
+        self.save_due = False
         self.warnings: list[str] = []
         self._load(now)
 
@@ -128,8 +130,11 @@ class UsageCounter:
             if not math.isfinite(daily) or daily < 0.0:
                 raise ValueError("daily_conversation_s out of range")
         except (ValueError, KeyError, TypeError) as exc:
-            aside = move_aside(self._path, now)
-            self.warnings.append(f"usage file {self._path} corrupt ({exc}); moved to {aside}")
+            try:
+                aside = f"moved to {move_aside(self._path, now)}"
+            except OSError as err:
+                aside = f"could not move it aside: {err}"
+            self.warnings.append(f"usage file {self._path} corrupt ({exc}); {aside}")
             return
         self.last_boot_day = int(boot) if boot is not None else None
         if day == self.day:
@@ -137,6 +142,7 @@ class UsageCounter:
 
     def save(self) -> None:
         self._dirty_s = 0.0
+        self.save_due = False
         if self._path is None:
             return
         atomic_write_json(self._path, {
@@ -160,4 +166,5 @@ class UsageCounter:
         self.daily_s += dt
         self._dirty_s += dt
         if self._dirty_s >= self.SAVE_EVERY_S:
-            self.save()
+            self._dirty_s = 0.0
+            self.save_due = True  # the engine writes it (now, or after publishing)

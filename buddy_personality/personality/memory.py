@@ -222,9 +222,12 @@ class MemoryStore:
                 return
             entries = self._parse(data)
         except (ValueError, KeyError, TypeError) as exc:
-            aside = move_aside(self._path, now)
+            try:
+                aside = f"moved to {move_aside(self._path, now)}"
+            except OSError as err:
+                aside = f"could not move it aside: {err}"
             self.warnings.append(
-                f"memory file {self._path} is corrupt ({exc}); moved to {aside}, starting empty")
+                f"memory file {self._path} is corrupt ({exc}); {aside}; starting empty")
             return
         self._entries = {e.tag: e for e in entries}
         self.session_count = int(data.get("session_count", 0))

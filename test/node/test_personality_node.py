@@ -87,6 +87,8 @@ def test_ai_emotion_moves_the_published_mood_at_once(ros, node, snapshots) -> No
     assert snapshots[-1].layer == 1
     assert ros.spin_until(lambda: any(c.next == "happy" and c.cause == "ai_emotion"
                                       for c in changes), timeout=2)
+    # inside the node, from the callback to the published snapshot: a few ms at most
+    assert 0.0 < node._fast_path_max_ms < 5.0
 
 
 @pytest.mark.parametrize("bad", [

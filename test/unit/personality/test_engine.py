@@ -115,3 +115,24 @@ def test_system_event_outputs_snapshot_at_once() -> None:
     engine = make_engine()
     out = engine.on_system_event(T0 + 0.25, eng.SYS_FAULT_RAISED, detail="x")
     assert out.snapshot.stamp == T0 + 0.25
+
+
+def test_deferred_writes_wait_for_flush(tmp_path) -> None:
+    """A node publishes first and writes after: nothing on disk until flush_writes()."""
+    usage = tmp_path / "usage.json"
+    engine = make_engine(usage_path=usage, defer_writes=True)
+    engine.on_conversation_started(T0, "s1")
+    engine.on_conversation_ended(T0 + 30, "s1")
+    assert engine.writes_pending and not usage.exists()
+    engine.flush_writes()
+    assert usage.exists() and not engine.writes_pending
+
+
+def test_a_failed_write_is_a_warning_not_a_crash(tmp_path) -> None:
+    (tmp_path / "not_a_dir").write_text("")  # a file where the directory should be
+    engine = make_engine(usage_path=tmp_path / "not_a_dir" / "usage.json")
+    engine.on_conversation_started(T0, "s1")
+    out = engine.on_conversation_ended(T0 + 30, "s1")
+    assert out.snapshot.conversation_active is False
+    assert engine.stats.write_errors == {"usage": 1}
+    assert any("could not write the usage file" in w for w in engine.warnings)
