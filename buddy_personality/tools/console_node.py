@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any
 
+from rcl_interfaces.msg import Log
 from rclpy.node import Node
 
 from buddy_msgs.msg import ConversationPhase as PhaseMsg
@@ -61,6 +62,8 @@ class ConsoleNode(Node):
             (Say, "tts/say", lv.apply_say, qos.EVENTS),
             (MoodChanged, "personality/mood_changed", lv.apply_mood_changed, qos.EVENTS),
             (GuardrailEvent, "personality/guardrail", lv.apply_guardrail, qos.EVENTS),
+            # every node's warnings: the view replaces the console log output
+            (Log, "/rosout", lv.apply_log, qos.EVENTS),
         )
         for msg_type, topic, apply, profile in subs:
             self.create_subscription(msg_type, topic, self._updater(apply), profile)

@@ -31,6 +31,9 @@ MODE_NAMES = {0: "private", 1: "shared, verified", 2: "shared, unverified"}
 PHASE_NAMES = {0: "IDLE", 1: "ATTENTION", 2: "LISTENING", 3: "PTT", 4: "THINKING",
                5: "SPEAKING", 6: "ERROR", 7: "DONE"}
 RECENT_EVENTS = 5
+LOG_WARN = 30  # rcl_interfaces/Log.WARN: warnings and errors of the nodes are shown
+LOG_LEVEL_NAMES = {30: "warning", 40: "error", 50: "fatal"}
+EVENT_MAX = 120  # characters of one event line
 GRID_W = 33  # VA plane width in characters (odd: a centre column)
 GRID_H = 13  # and height
 
@@ -151,6 +154,13 @@ def apply_guardrail(state: ViewState, msg: Any) -> None:
     state.events.append(f"guardrail {msg.rule_id}: {msg.action}")
 
 
+def apply_log(state: ViewState, msg: Any) -> None:
+    """A /rosout line of warning level or worse (the view hides the console logs)."""
+    if msg.level >= LOG_WARN:
+        level = LOG_LEVEL_NAMES.get(int(msg.level), str(msg.level))
+        state.events.append(f"{level} [{msg.name}]: {msg.msg}"[:EVENT_MAX])
+
+
 # ----------------------------------------------------------------------------- rendering
 def grid_cell(valence: float, arousal: float, width: int = GRID_W,
               height: int = GRID_H) -> tuple[int, int]:
@@ -240,7 +250,8 @@ def render(state: ViewState) -> Group:
                     f"{_name(MODE_NAMES, state.conversation_mode)}"
                     + (", child-safe" if state.child_safe else ""))
 
-    plane = Text("\n".join(va_grid(state.valence, state.arousal)), no_wrap=True)
+    plane = Text("\n".join([*va_grid(state.valence, state.arousal),
+                             "@ Buddy   CAPITALS negative"]), no_wrap=True)
     top = Table.grid(padding=(0, 2))
     top.add_row(Panel(mood, title="personality"), Panel(plane, title="valence / arousal"),
                 Panel(gov, title="governor, identity"))

@@ -27,7 +27,12 @@ def run(ns: argparse.Namespace) -> int:
     from buddy_personality.nodes.common.parameters import ParameterError  # noqa: PLC0415
 
     params = ns.params or str(default_params_file())
-    rclpy.init(args=["buddy", "--ros-args", "--params-file", params])
+    ros_args = ["--params-file", params]
+    if not ns.headless and sys.stdout.isatty():
+        # log lines would scroll the live view apart; it shows warnings from /rosout
+        # instead, and everything still goes to the log files under ~/.ros/log
+        ros_args.append("--disable-stdout-logs")
+    rclpy.init(args=["buddy", "--ros-args", *ros_args])
     options = GraphOptions(overrides={
         "face_driver": {"port": ns.port},
         "llm_bridge": {"server_url": ns.llm_url},

@@ -141,3 +141,16 @@ def test_key_mode_echoes_edits_and_sends_on_enter() -> None:
         ("typing", "o"), ("typing", ""),  # Ctrl-U clears
         ("eof", ""),
     ]
+
+
+def test_warnings_from_rosout_are_shown_and_info_is_not() -> None:
+    from rcl_interfaces.msg import Log
+
+    state = lv.ViewState()
+    lv.apply_log(state, Log(level=Log.INFO, name="buddy.face_driver", msg="board on sim"))
+    lv.apply_log(state, Log(level=Log.WARN, name="buddy.identity", msg="no household file"))
+    lv.apply_log(state, Log(level=Log.ERROR, name="buddy.llm_bridge", msg="x" * 300))
+    warning, error = state.events
+    assert warning == "warning [buddy.identity]: no household file"
+    assert error.startswith("error [buddy.llm_bridge]: xxx")
+    assert len(error) == lv.EVENT_MAX
