@@ -63,6 +63,7 @@ def evaluate(samples: Sequence[m.Sample]) -> dict[str, Any]:
         "arc_smoothness_end_to_end": _mean(m.arc_smoothness(all_sessions, end_to_end=True)),
         "sessions": len(all_sessions),
         "session_minutes": [round(sum(m.durations(s)) / 60.0, 2) for s in all_sessions],
+        "idle_aliveness_first_5_min": m.recent_idle_aliveness(samples, m.IDLE_02_WINDOW_S),
         "idle_minutes": idle_min,
         "idle_switches": switches,
         "mood_switches_per_min": m.mood_switches_per_min(samples),
@@ -202,7 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.plot is not None:
         from buddy_personality.tools.eval_plot import plot_timeline  # noqa: PLC0415
 
-        plot_timeline(samples, ns.plot, title=title)
+        with _stderr_console().status(f"drawing {ns.plot}"):  # ~1 s for a whole day
+            plot_timeline(samples, ns.plot, title=title)
     if ns.json:
         print(json.dumps(_jsonable(report), sort_keys=False))
     else:

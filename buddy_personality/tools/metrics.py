@@ -24,6 +24,7 @@ ARC_SMOOTHNESS_MAX = 5.0  # temporal coherence: path_length / displacement
 IDLE_ALIVENESS_MIN = 0.15  # idle aliveness: share of idle time in a non-NEUTRAL mood
 IDLE_SWITCHES_PER_MIN_MAX = 0.5  # no emotional randomness: mood switches per idle minute
 CV_SESSIONS = 10  # "across 10 sessions"
+IDLE_02_WINDOW_S = 300.0  # spec 002 §7.1 IDLE-02: the first 5 min of idle
 
 
 @dataclass(slots=True, frozen=True)
@@ -164,6 +165,25 @@ def idle_aliveness(samples: Sequence[Sample], *, layer: int | None = None) -> fl
         idle += d
         if s.mood != NEUTRAL:
             alive += d
+    return alive / idle if idle > 0.0 else math.nan
+
+
+def recent_idle_aliveness(samples: Sequence[Sample], window_s: float) -> float:
+    """idle_aliveness over only the idle time less than `window_s` after the last
+    conversation ended (or after the timeline began): the afterglow of §7.1 IDLE-05/06,
+    without the hours of night that dominate a day's idle time. A sample counts for the
+    part of its duration that falls inside the window."""
+    idle = 0.0
+    alive = 0.0
+    since = samples[0].t if samples else 0.0
+    for s, d in zip(samples, durations(samples), strict=True):
+        if s.conversation_active:
+            since = s.t + d  # idle time restarts when this conversation sample ends
+            continue
+        inside = max(0.0, min(s.t + d, since + window_s) - s.t)
+        idle += inside
+        if s.mood != NEUTRAL:
+            alive += inside
     return alive / idle if idle > 0.0 else math.nan
 
 

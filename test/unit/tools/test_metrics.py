@@ -138,3 +138,12 @@ def test_session_layer_is_the_majority_layer() -> None:
            s(40, "neutral", True, layer=0)]
     assert m.session_layer(ses) == m.LAYER_RULES  # 30 s of 40 on layer 0
     assert m.session_layer(ses[:2]) == m.LAYER_LLM
+
+
+def test_recent_idle_aliveness_counts_only_the_window_after_a_conversation() -> None:
+    # DAY with a 15 s window: idle 0-15 after the start (neutral 10, happy 5 -> 5 alive),
+    # and 50-65 after the conversation ended at 50 (neutral 10, thinking 5 -> 5 alive)
+    assert m.recent_idle_aliveness(DAY, 15.0) == pytest.approx(10 / 30)
+    # a window longer than the day is plain idle aliveness
+    assert m.recent_idle_aliveness(DAY, 1e9) == pytest.approx(m.idle_aliveness(DAY))
+    assert math.isnan(m.recent_idle_aliveness([], 10.0))
