@@ -12,6 +12,7 @@ from buddy_personality.personality.projection import (
     hysteresis_threshold,
     intensity_for,
     project_mood,
+    round_intensity,
 )
 
 from .conftest import T0, make_engine
@@ -73,7 +74,8 @@ def test_intensity_is_measured_against_the_returned_mood() -> None:
     mood, intensity = project_mood(v, a, "neutral")
     assert mood == "thinking"
     expected = 1.0 - math.dist((v, a), MOOD_ANCHORS["thinking"]) / 1.2
-    assert intensity == round(expected, 2)
+    assert intensity == pytest.approx(expected, abs=0.005)  # §4.2: 2 decimals
+    assert intensity == round(intensity, 2)
     assert intensity == intensity_for(v, a, "thinking")
 
 
@@ -88,3 +90,11 @@ def test_projection_matches_a_full_scan_everywhere() -> None:
         d_best = math.dist((v, a), MOOD_ANCHORS[best])
         expected = best if d_cur - d_best > hysteresis_threshold(mood, best) else mood
         assert project_mood(v, a, mood)[0] == expected
+
+
+def test_intensity_rounding_agrees_with_round_to_two_decimals() -> None:
+    rng = random.Random(9)
+    for _ in range(20000):
+        x = rng.random()
+        if abs(x * 100.0 % 1.0 - 0.5) > 1e-6:  # away from exact ties
+            assert round_intensity(x) == round(x, 2)
