@@ -3,9 +3,12 @@ hand in the comments; definitions in docs/EVALUATION.md)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from buddy_personality.tools import metrics as m
 
@@ -147,3 +150,44 @@ def test_recent_idle_aliveness_counts_only_the_window_after_a_conversation() -> 
     # a window longer than the day is plain idle aliveness
     assert m.recent_idle_aliveness(DAY, 1e9) == pytest.approx(m.idle_aliveness(DAY))
     assert math.isnan(m.recent_idle_aliveness([], 10.0))
+
+
+# ----------------------------------------------------------------- properties
+
+MOODS = ("neutral", "happy", "thinking", "sad", "curious")
+points = st.lists(st.tuples(st.floats(-1, 1), st.floats(-1, 1)), min_size=2, max_size=40)
+timelines = st.lists(
+    st.tuples(st.floats(0.0, 30.0), st.sampled_from(MOODS), st.booleans(),
+              st.sampled_from((0, 1))), min_size=1, max_size=60,
+).map(lambda rows: [s(t, mood, conv, layer=layer)
+                    for t, (_, mood, conv, layer) in zip(
+                        itertools.accumulate(r[0] for r in rows), rows, strict=True)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(points)
+def test_a_trajectory_is_never_shorter_than_its_farthest_point(pts) -> None:
+    # triangle inequality: the path to the farthest point is at least that far
+    ratio = m.arc_ratio(pts)
+    assert math.isnan(ratio) or ratio >= 1.0 - 1e-9
+
+
+@settings(max_examples=150, deadline=None)
+@given(timelines)
+def test_shares_and_aliveness_are_fractions(tl) -> None:
+    shares = m.mood_shares(tl)
+    assert not shares or math.isclose(sum(shares.values()), 1.0)
+    for value in (m.idle_aliveness(tl), m.recent_idle_aliveness(tl, 60.0),
+                  m.idle_aliveness(tl, layer=0)):
+        assert math.isnan(value) or 0.0 <= value <= 1.0 + 1e-12
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(MOODS), st.floats(0.01, 1.0), min_size=1),
+                min_size=2, max_size=10), st.randoms())
+def test_mood_cv_ignores_session_order(raw, rnd) -> None:
+    vectors = [{k: v / sum(d.values()) for k, v in d.items()} for d in raw]
+    shuffled = list(vectors)
+    rnd.shuffle(shuffled)
+    assert m.mood_cv(shuffled) == pytest.approx(m.mood_cv(vectors))
+    assert m.mood_cv(vectors) >= 0.0
