@@ -921,7 +921,9 @@ class PersonalityEngine:
         return self._top_tags
 
     def llm_profile(self, now: float) -> LlmProfile:
-        tags = self.top_memory_tags(now)
+        # Memory reaches the LLM only while consent is active (RS-5): a revoked consent
+        # silences the tags at once, before any parent asks to delete them.
+        tags = self.top_memory_tags(now) if self.memory_refusal() is None else ()
         return LlmProfile(now, self.mood, self.intensity, self.valence, self.arousal,
                           self.tonic_valence, self.tonic_arousal, self.session_id,
                           self.turn_id, tags, self.conversation_arc(), self.layer,

@@ -252,3 +252,13 @@ def test_profile_carries_the_strongest_tags_only(tmp_path) -> None:
     tags = engine.llm_profile(T0).memory_tags
     assert tags[:2] in (("child_name_emma", "likes_trains"), ("likes_trains", "child_name_emma"))
     assert tags[-1] == "old_topic"
+
+
+def test_revoked_consent_removes_tags_from_the_profile(tmp_path) -> None:
+    """RS-5: tags reach the LLM profile only while consent is active."""
+    engine = _consenting_engine(tmp_path, memory_consent=True)
+    engine.on_memory_extract(T0, TAGS)
+    assert engine.llm_profile(T0).memory_tags == ("likes_dinosaurs",)
+    engine.on_consent(T0 + 1, [("emma", "memory", 4)])  # REVOKED
+    assert engine.llm_profile(T0 + 1).memory_tags == ()
+    assert [m.tag for m in engine.list_memories(T0 + 1)] == ["likes_dinosaurs"]  # kept
