@@ -214,3 +214,39 @@ def test_diagnostics_report_counters(ros, node, snapshots) -> None:
 
     assert ros.spin_until(lambda: {"impulses.conversation", "memory.size",
                                    "rejected.total", "mood"} <= keys(), timeout=5)
+
+
+def test_unknown_enum_values_are_refused_and_counted(ros, node, snapshots) -> None:
+    from buddy_msgs.msg import ButtonEvent, ConversationPhase, SystemEvent
+
+    ros.spin_until(lambda: snapshots, timeout=5)
+    count = len(snapshots)
+    ros.publisher(ConversationEvent, "conversation/events").publish(
+        ConversationEvent(kind=7, session_id="s1"))
+    ros.publisher(SystemEvent, "system/events").publish(SystemEvent(kind=42))
+    ros.publisher(ButtonEvent, "face/button").publish(ButtonEvent(button_id=9))
+    ros.publisher(ConversationPhase, "conversation/phase", qos.LATCHED).publish(
+        ConversationPhase(phase=99))
+    assert ros.spin_until(lambda: node._rejections.counts["unknown_enum"] == 4, timeout=5)
+    assert len(snapshots) == count
+    assert not node.engine.conversation_active
+
+
+def test_boot_event_and_wake_word_move_the_mood(ros, node, snapshots) -> None:
+    from buddy_msgs.msg import ConversationPhase, SystemEvent
+
+    ros.publisher(SystemEvent, "system/events").publish(
+        SystemEvent(kind=SystemEvent.BOOT, battery_pct=-1.0))
+    assert ros.spin_until(lambda: snapshots and snapshots[-1].mood == "curious", timeout=5)
+    ros.publisher(ConversationPhase, "conversation/phase", qos.LATCHED).publish(
+        ConversationPhase(phase=ConversationPhase.ATTENTION))
+    assert ros.spin_until(lambda: node.engine.stats.l0_fired.get("L0-13") == 1, timeout=5)
+
+
+def test_memory_consent_can_be_granted_at_runtime(ros, node) -> None:
+    name = f"{ros.namespace}/personality"
+    results = ros.set_parameters(name, [Parameter("memory_consent", value=True)])
+    assert results[0].successful
+    assert ros.spin_until(lambda: node.engine.memory_consent, timeout=3)
+    refused = ros.set_parameters(name, [Parameter("guardrails.context_gate", value=False)])
+    assert not refused[0].successful  # guardrails change only through dev set_guardrail
