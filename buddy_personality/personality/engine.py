@@ -99,6 +99,8 @@ ARC_WINDOW = 10  # ticks of valence history used for the conversation arc
 ARC_DELTA = 0.05
 ARC_PEAK_INTENSITY = 0.75
 STRING_MAX = 256
+# A lost "speaking: false" must not silence the idle rules forever (§7.3 suppression).
+SPEAKING_STALE_S = 300.0
 _GUARDED_MOODS = NEGATIVE_MOODS | frozenset(MOOD_CAPS)
 
 
@@ -201,6 +203,7 @@ class PersonalityEngine:
         self.session_id = ""
         self.turn_id = 0
         self.speaking = False
+        self._speaking_since = -math.inf
         self._faults: set[str] = set()
         self._server_online = False
         self._offline_since: float | None = None
@@ -442,7 +445,8 @@ class PersonalityEngine:
 
     def _run_idle(self, now: float) -> None:
         """spec 002 §7: idle rules unless §7.3 suppresses them."""
-        if not (self.conversation_active or self.speaking or self._faults
+        speaking = self.speaking and now - self._speaking_since < SPEAKING_STALE_S
+        if not (self.conversation_active or speaking or self._faults
                 or now - self._conv_ended_at < POST_CONVERSATION_COOLDOWN_S):
             for rule_id in self._idle.due(now, local_hour(now, self.usage.utc_offset_s),
                                           self._offline_since):
@@ -766,6 +770,7 @@ class PersonalityEngine:
         self._advance(now)
         self.speaking = bool(speaking)
         if self.speaking:
+            self._speaking_since = now
             self._fire_l0("L0-09", now)
             self._restart_idle(now)
         self._idle_due = now

@@ -220,3 +220,12 @@ def test_idle_never_shows_a_negative_mood_over_a_day() -> None:
     moods = {engine.tick(T0 + s).snapshot.mood for s in range(1, 86400, 7)}
     assert not moods & {"sad", "scared", "angry"}
     assert engine.stats.idle_rules_fired
+
+
+def test_a_lost_speaking_false_stops_suppressing_after_five_minutes() -> None:
+    engine = _offline_engine()
+    engine.on_speech_activity(T0 + 4 * 3600 - 100, True)  # and "false" never comes
+    engine.tick(T0 + 4 * 3600 + 5)
+    assert idle_fired(engine, "IDLE-09") == 0
+    engine.tick(T0 + 4 * 3600 + 200)
+    assert idle_fired(engine, "IDLE-09") == 1
