@@ -37,6 +37,13 @@ def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> 
     except ParameterError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except Exception:
+        # Ctrl-C or SIGTERM while the node was still being built: rclpy's signal handler
+        # shut the context down under the constructor. That is a requested stop, not a
+        # crash.
+        if not rclpy.ok():
+            return 0
+        raise
     finally:
         if node is not None:
             node.destroy_node()
