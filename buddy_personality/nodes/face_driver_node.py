@@ -130,8 +130,10 @@ class FaceDriverNode(LifecycleNode):
             stale_after_s=float(p["stale_after_s"]),
             attentive_intensity=float(p["attentive_intensity"]),
         ))
-        # One tick of margin so the gap between two SET_STATEs never exceeds keepalive_s.
-        keepalive = max(0.01, float(p["keepalive_s"]) - 1.0 / float(p["tick_hz"]))
+        # Margin (two ticks, at least 0.1 s) so that a late tick still keeps the gap
+        # between two SET_STATEs under keepalive_s ("at least once a second").
+        margin = max(2.0 / float(p["tick_hz"]), 0.1)
+        keepalive = max(0.01, float(p["keepalive_s"]) - margin)
         self.core = FaceDriverCore(link, policy, DriverConfig(
             brightness=int(p["brightness"]), keepalive_period_s=keepalive,
             talking_energy=int(p["talking_energy"]),
@@ -271,8 +273,12 @@ class FaceDriverNode(LifecycleNode):
             self._publish_state()
 
     def _on_system(self, msg: SystemEvent) -> None:
-        if self.core is not None:
-            self.core.on_system_event(int(msg.kind), float(msg.battery_pct), self.now())
+        if self.core is None:
+            return
+        if msg.kind > SystemEvent.BIRTHDAY_GREETING:
+            self._rejections.reject("system_event", f"kind {msg.kind}")
+            return
+        self.core.on_system_event(int(msg.kind), float(msg.battery_pct), self.now())
 
     # --- tick ----------------------------------------------------------------------------
 

@@ -3,6 +3,9 @@ renegotiation after a board restart (face-protocol.md "Version negotiation")."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from buddy_personality.face.codec import FrameDecoder, encode_frame, parse_packet
 from buddy_personality.face.link import LinkConfig, LinkManager, LinkState
 from buddy_personality.face.protocol import ButtonEvent, SetState
@@ -165,3 +168,23 @@ def test_send_while_down_is_refused_and_counted() -> None:
     poll(link, opener, 0.0)
     assert not link.send(SetState(0, 0), 0.0)
     assert link.counters.dropped_while_down == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(version=st.sampled_from([1, 2]),
+       chunks=st.lists(st.binary(max_size=200), min_size=1, max_size=12))
+def test_fuzz_arbitrary_board_bytes_never_crash_the_link(version: int, chunks) -> None:
+    board = SimulatedBoard(v1_only=version == 1, now=0.0)
+    link, opener = make(board, negotiation_timeout_s=0.1)
+    poll(link, opener, 0.0)
+    poll(link, opener, 0.2)
+    assert link.version == version
+    t = 0.2
+    for chunk in chunks:
+        opener.ports[-1].inbox += chunk
+        t += 0.02
+        result = poll(link, opener, t)
+        for packet in result.packets:
+            assert packet.version in (1, 2)
+    # Garbage may at most make the link renegotiate; it never drops or raises.
+    assert link.state in (LinkState.CONNECTED, LinkState.NEGOTIATING)
