@@ -241,3 +241,19 @@ def test_bad_snapshots_are_refused_and_counted(ros) -> None:
     snaps.publish(snapshot("grumpy", 0.5))
     assert ros.spin_until(lambda: node._rejections.counts["snapshot"] == 1)
     assert node.sim_device.board.face.mood_id == 0
+
+
+def test_a_board_that_never_answers_is_reported_and_retried(ros, tmp_path: Path) -> None:
+    runner = PtyBoardRunner(SimulatedBoard(mute=True, now=time.monotonic()),
+                            link_path=str(tmp_path / "face0"))
+    try:
+        node = start(ros, runner.path, negotiation_timeout_s=0.1, silence_timeout_s=0.5)
+        states = ros.collect(FaceState, "face/state", qos.LATCHED)
+        link = node.core.link
+        # No ACK: v1 assumed (old firmware); no frame at all: lost, reopened, again.
+        assert ros.spin_until(lambda: link.counters.silence_timeouts >= 2, timeout=5)
+        assert link.counters.negotiation_timeouts >= 2 and link.counters.reconnects >= 1
+        assert "no frame from the board" in link.last_error
+        assert ros.spin_until(lambda: states and not states[-1].connected, timeout=3)
+    finally:
+        runner.close()
