@@ -196,3 +196,62 @@ def test_buddy_run_speaks_lines_from_stdin_to_the_graph(ros) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.process
+def test_buddy_run_in_a_terminal_draws_the_view_and_sends_typed_keys(ros) -> None:
+    import fcntl
+    import pty
+    import re
+    import select
+    import struct
+    import termios
+
+    got: list = []
+    sub = ros.probe.create_subscription(Utterance, "/buddy/speech/utterance", got.append,
+                                        qos.EVENTS)
+    master, slave = pty.openpty()
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    proc = subprocess.Popen([str(BUDDY), "run", "--duration", "40"], stdin=slave,
+                            stdout=slave, stderr=slave, env=dict(os.environ),
+                            start_new_session=True)
+    os.close(slave)
+    screen = bytearray()
+
+    def plain() -> str:
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.decode(errors="replace"))
+
+    def until(predicate, timeout: float) -> bool:
+        # keep reading the terminal while waiting: a terminal nobody reads fills up and
+        # blocks buddy run's screen writes (as a real one would)
+        def check() -> bool:
+            while select.select([master], [], [], 0)[0]:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                screen.extend(chunk)
+            return predicate()
+
+        return ros.spin_until(check, timeout)
+
+    try:
+        assert until(lambda: "valence / arousal" in plain(), 30.0), plain()[-2000:]
+        assert until(lambda: sub.get_publisher_count() >= 1, 30.0)
+        for _ in range(10):  # keys one at a time (cbreak mode), then Enter
+            os.write(master, b"hi buddy\r")
+            if until(lambda: len(got) >= 1, 1.0):
+                break
+        assert got and got[0].text == "hi buddy", plain()[-3000:]
+        # the console hears its own utterance and shows it as the child's line
+        assert until(lambda: "child hi buddy" in plain(), 5.0), plain()[-3000:]
+        proc.send_signal(signal.SIGINT)
+        assert until(lambda: proc.poll() is not None, 20.0), "no exit on SIGINT"
+        assert proc.returncode == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
