@@ -38,4 +38,4 @@ class GreetingLog:
         if self.path is None:
             return
         rows = sorted([u, d.isoformat()] for u, d in greeted)
-        atomic_write_json(self.path, {"schema_version": SCHEMA_VERSION, "greeted": rows})
+        atomic_write_json(self.path, {"schema_version": SCHEMA_VERSION, "greeted": rows}, indent=2)

@@ -1,36 +1,15 @@
-"""Atomic JSON files (DESIGN §5 Persistence): temp file, fsync, rename, fsync the folder."""
+"""Corrupt-file handling for the identity stores; atomic writes come from
+buddy_personality.atomic_json (DESIGN §5 Persistence), shared with the personality core."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import tempfile
 from pathlib import Path
 
+from buddy_personality.atomic_json import atomic_write_json
 
-def atomic_write_json(path: Path | str, data: object) -> None:
-    """Replace `path` with `data` as JSON; on any error the old file is left untouched."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, sort_keys=True)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+__all__ = ["atomic_write_json", "move_aside"]
 
 
 def move_aside(path: Path) -> Path:

@@ -170,4 +170,4 @@ def write_household(path: Path | str, profiles: list[Profile]) -> None:
         "profiles": [_profile_json(p) for p in sorted(profiles, key=lambda p: p.user_id)],
     }
     _HouseholdModel.model_validate(data)  # never write a file we could not read back
-    atomic_write_json(path, data)
+    atomic_write_json(path, data, indent=2)

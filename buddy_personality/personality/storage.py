@@ -1,35 +1,16 @@
-"""Atomic JSON persistence with corrupt-file recovery (DESIGN §5 Persistence)."""
+"""Reading stored JSON and corrupt-file recovery (DESIGN §5 Persistence); writing is
+buddy_personality.atomic_json, shared with the identity core."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from buddy_personality.atomic_json import atomic_write_json
 
-def atomic_write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write to a temp file in the same directory, fsync, rename, fsync the directory."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1, sort_keys=True, allow_nan=False)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+__all__ = ["atomic_write_json", "move_aside", "read_json_object"]
 
 
 def move_aside(path: Path, stamp: float) -> Path:
