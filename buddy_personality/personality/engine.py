@@ -347,6 +347,11 @@ class PersonalityEngine:
         self._last_t = now
         if now >= self._next_midnight:
             if self.usage.roll_day(now):
+                if self._rs2_sent:
+                    # RS-2: a new local day lifts the daily lockout; the LLM bridge waits
+                    # for this event to accept sessions again.
+                    self._emit_guardrail(now, "RS-2", "daily_reset",
+                                         "new local day: daily conversation time reset")
                 self._rs2_sent = False
             self._next_midnight = self._midnight_after(now)
         if self.conversation_active:

@@ -163,6 +163,21 @@ def test_rs2_daily_counter_survives_a_restart_and_resets_at_local_midnight(tmp_p
     assert east.usage.daily_s == 0.0
 
 
+def test_rs2_lockout_is_lifted_at_local_midnight() -> None:
+    """The daily limit (RS-2) is per local day: the new day announces the reset, so the
+    LLM bridge accepts sessions again; a day without a lockout announces nothing."""
+    engine = make_engine()
+    engine.set_guardrail("session_time_limit_s", "100000")
+    assert _talk(engine, T0, 2700, "s1").count("RS-2") == 1
+    midnight = T0 + 14 * 3600  # T0 is 10:00 UTC; UTC offset 0
+    resets = [(e.rule_id, e.action) for s in range(int(T0) + 2701, int(midnight) + 2)
+              for e in engine.tick(float(s)).guardrail_events]
+    assert resets == [("RS-2", "daily_reset")]
+    quiet = [e for s in range(1, 86401, 60)
+             for e in engine.tick(midnight + s).guardrail_events if e.rule_id == "RS-2"]
+    assert quiet == []
+
+
 def test_rs2_counter_from_another_day_is_not_carried_over(tmp_path) -> None:
     usage = tmp_path / "usage.json"
     _talk(make_engine(usage_path=usage), T0, 600, "s1")
