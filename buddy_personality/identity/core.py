@@ -14,6 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import IntEnum
 
 from .addressing import ADDRESSING_FSM, AddressingContext
 from .age_context import AGE_FSM, AgeContext, age_group_of
@@ -174,6 +175,30 @@ class IdentityCore:
         self.counters["rejected_inputs"] += 1
         self._out.rejected.append(Rejection(counter, reason))
         return self._out
+
+    def _refuse(self, cause: str, reason: str, state: int, reply: str = "") -> Outcome:
+        """Refuse a service request: counted as bad input, answered with the reason."""
+        self._reject(cause, reason)
+        self._out.reply = Reply(False, int(state), reply or reason)
+        return self._out
+
+    def _checked_request(
+        self, action_type: type[IntEnum], action: int, what: str, users: tuple[str, ...],
+        state: int,
+    ) -> IntEnum | None:
+        """The request's action as `action_type`, or None once refused: an unknown action
+        or an unknown household user is bad input (spec 004: no implicit transitions)."""
+        try:
+            act = action_type(action)
+        except ValueError:
+            self._refuse("unknown_kind", f"unknown {what} action {action}", state,
+                         f"unknown action {action}")
+            return None
+        for who in users:
+            if who not in self.store:
+                self._refuse("unknown_user", f"unknown user {who!r}", state)
+                return None
+        return act
 
     def _tick_machine(
         self, machine: Machine, now: float, ctx: object = None
@@ -662,15 +687,8 @@ class IdentityCore:
         """identity/execute_command: drive the Command Execution FSM (spec 004 §3)."""
         out = self._begin()
         state = self._command.state
-        try:
-            act = CommandAction(action)
-        except ValueError:
-            self._reject("unknown_kind", f"unknown command action {action}")
-            out.reply = Reply(False, int(state), f"unknown action {action}")
-            return out
-        if user_id not in self.store:
-            self._reject("unknown_user", f"unknown user {user_id!r}")
-            out.reply = Reply(False, int(state), f"unknown user {user_id!r}")
+        act = self._checked_request(CommandAction, action, "command", (user_id,), state)
+        if act is None:
             return out
         if act == CommandAction.REQUEST:
             self._command_request(command, user_id, args, now)
@@ -774,17 +792,10 @@ class IdentityCore:
         out = self._begin()
         before = self._context_key()
         current = self.profile_update_state(target_user_id)
-        try:
-            act = ProfileAction(action)
-        except ValueError:
-            self._reject("unknown_kind", f"unknown profile action {action}")
-            out.reply = Reply(False, int(current), f"unknown action {action}")
+        act = self._checked_request(ProfileAction, action, "profile",
+                                    (requester_id, target_user_id), current)
+        if act is None:
             return out
-        for who in (requester_id, target_user_id):
-            if who not in self.store:
-                self._reject("unknown_user", f"unknown user {who!r}")
-                out.reply = Reply(False, int(current), f"unknown user {who!r}")
-                return out
         if act == ProfileAction.REQUEST:
             self._profile_request(requester_id, target_user_id, field, value, now)
         else:
@@ -948,17 +959,10 @@ class IdentityCore:
         out = self._begin()
         key = (delegate_id, scope)
         current = self.delegation_state(delegate_id, scope)
-        try:
-            act = DelegateAction(action)
-        except ValueError:
-            self._reject("unknown_kind", f"unknown delegate action {action}")
-            out.reply = Reply(False, int(current), f"unknown action {action}")
+        act = self._checked_request(DelegateAction, action, "delegate",
+                                    (owner_id, delegate_id), current)
+        if act is None:
             return out
-        for who in (owner_id, delegate_id):
-            if who not in self.store:
-                self._reject("unknown_user", f"unknown user {who!r}")
-                out.reply = Reply(False, int(current), f"unknown user {who!r}")
-                return out
         if act == DelegateAction.REQUEST:
             why = self._delegation_refusal(owner_id, delegate_id, scope, duration_s)
             if why:
@@ -1036,13 +1040,9 @@ class IdentityCore:
     ) -> Outcome:
         """identity/request_consent: the Consent FSM (spec 004 §5)."""
         out = self._begin()
-        try:
-            act = ConsentAction(action)
-        except ValueError:
-            self._reject("unknown_kind", f"unknown consent action {action}")
-            out.reply = Reply(
-                False, int(self.consent_state(user_id, scope)), f"unknown action {action}"
-            )
+        act = self._checked_request(ConsentAction, action, "consent", (),
+                                    self.consent_state(user_id, scope))
+        if act is None:
             return out
         event = {
             ConsentAction.REQUEST: "consent_request",
@@ -1076,12 +1076,11 @@ class IdentityCore:
         key = (user_id, scope)
         current = self.consent_state(user_id, scope)
         if user_id not in self.store:
-            self._reject("unknown_user", f"unknown user {user_id!r}")
-            out.reply = Reply(False, int(current), f"unknown user {user_id!r}")
+            self._refuse("unknown_user", f"unknown user {user_id!r}", current)
             return
         if scope not in self.config.consent_scopes:
-            self._reject("unknown_scope", f"unknown consent scope {scope!r}")
-            out.reply = Reply(False, int(current), f"unknown scope {scope!r}")
+            self._refuse("unknown_scope", f"unknown consent scope {scope!r}", current,
+                         f"unknown scope {scope!r}")
             return
         m = self._consents.get(key)
         if m is None:
