@@ -31,7 +31,14 @@ NODE_CLASSES: dict[str, Callable[..., Node]] = {
 
 
 def default_params_file() -> Path:
-    return Path(__file__).resolve().parents[2] / "config" / "robot.yaml"
+    """config/robot.yaml: the source tree (editable install), else the installed share
+    (a colcon build on the robot)."""
+    source = Path(__file__).resolve().parents[2] / "config" / "robot.yaml"
+    if source.is_file():
+        return source
+    from ament_index_python.packages import get_package_share_directory  # noqa: PLC0415
+
+    return Path(get_package_share_directory("buddy_personality")) / "config" / "robot.yaml"
 
 
 @dataclass(slots=True)
