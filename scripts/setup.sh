@@ -25,6 +25,35 @@ fresh() {  # fresh NAME HASH: true when the step NAME already ran for HASH
 
 stamp() { mkdir -p "$stamps"; echo "$2" > "$stamps/$1"; }
 
+# run_logged LOG TOTAL CMD...: run CMD (a command or a function) with its output in LOG.
+# On a terminal a progress bar stands in for the output meanwhile: cmake's own "[ NN%]"
+# when it prints one, else the lines pip printed per package against TOTAL packages.
+run_logged() {
+    local log=$1 total=$2
+    shift 2
+    if [[ ! -t 1 ]]; then
+        "$@" >"$log" 2>&1
+        return
+    fi
+    "$@" >"$log" 2>&1 &
+    local pid=$! start=$SECONDS pct done width=30 fill
+    while kill -0 "$pid" 2>/dev/null; do
+        pct=$(grep -oE '^\[ *[0-9]+%\]' "$log" 2>/dev/null | tail -n 1 | tr -dc '0-9' || true)
+        if [[ -z "$pct" && "$total" -gt 0 ]]; then
+            done=$(grep -cE '^(Collecting|Processing|Requirement already satisfied)' "$log" \
+                2>/dev/null || true)
+            pct=$(( ${done:-0} * 100 / total ))
+            (( pct > 99 )) && pct=99
+        fi
+        fill=$(( ${pct:-0} * width / 100 ))
+        printf '\r\033[K        [%s%s] %3d%%  %ds' "$(printf '%*s' "$fill" '' | tr ' ' '#')" \
+            "$(printf '%*s' $((width - fill)) '' | tr ' ' '.')" "${pct:-0}" $((SECONDS - start))
+        sleep 0.5
+    done
+    printf '\r\033[K'
+    wait "$pid"
+}
+
 pick_python() {
     # Jazzy's Python on Ubuntu 24.04 is 3.12; 3.11 works too.
     local candidates=("PYENV_VERSION=3.12.1 python3.12" "python3.12" "PYENV_VERSION=3.11.7 python3.11" "python3.11")
@@ -58,8 +87,9 @@ if ! fresh deps "$h"; then
     say "installing pinned ROS 2 Jazzy wheels and Python dependencies"
     mkdir -p "$root/build"
     log="$root/build/pip-requirements.log"
-    if ! "$py" -m pip install --disable-pip-version-check -r requirements.txt -c constraints.txt \
-            >"$log" 2>&1; then
+    packages=$(grep -cvE '^\s*(#|$)' constraints.txt || true)
+    if ! run_logged "$log" "$packages" "$py" -m pip install --disable-pip-version-check \
+            -r requirements.txt -c constraints.txt; then
         grep -v '^WARNING: Location' "$log" | tail -n 30 >&2
         echo "installing the dependencies failed; full log: $log" >&2
         exit 1
@@ -90,10 +120,13 @@ if ! fresh msgs "$h"; then
     build="$root/build/buddy_msgs"
     log="$root/build/buddy_msgs.log"
     mkdir -p "$build"
-    if ! { cmake -S buddy_msgs -B "$build" -DCMAKE_INSTALL_PREFIX="$venv" \
+    build_msgs() {
+        cmake -S buddy_msgs -B "$build" -DCMAKE_INSTALL_PREFIX="$venv" \
                 -DPython3_EXECUTABLE="$py" -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
             && cmake --build "$build" -j "$(nproc)" \
-            && cmake --install "$build"; } >"$log" 2>&1; then
+            && cmake --install "$build"
+    }
+    if ! run_logged "$log" 0 build_msgs; then
         tail -n 40 "$log" >&2
         echo "buddy_msgs failed to build; full log: $log" >&2
         exit 1
