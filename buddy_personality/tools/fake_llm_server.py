@@ -13,7 +13,10 @@ For tests, benchmarks and `buddy run --demo`: it answers `POST /v1/chat/completi
   (a server without guided decoding)
 
 Connection refused: `closed_port_url()` gives a URL on a port nobody listens on.
-Every request body is recorded (`requests`) so tests can inspect what was sent.
+Every request body is recorded (`requests`) so tests can inspect what was sent, and every
+chat-completions request gets a `RequestTiming` (`timings`): when the server had it and
+when it finished answering, on `time.monotonic()` (system-wide on Linux, so another
+process's stamps compare), so a benchmark can subtract the server's own time.
 
 Run standalone: `python -m buddy_personality.tools.fake_llm_server --port 0` prints the
 base URL and serves until interrupted.
@@ -28,6 +31,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -46,6 +50,21 @@ DEFAULT_ANSWER: dict[str, Any] = {
 }
 
 Responder = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(slots=True, frozen=True)
+class RequestTiming:
+    """One POST to /chat/completions, as the server saw it."""
+
+    received_at: float          # handler has the request line and headers (monotonic s)
+    finished_at: float          # last byte of the answer written and flushed
+    status: int                 # HTTP status answered
+    chunks: int                 # SSE content events of this answer (0: not streamed)
+    request_index: int | None   # index into `requests` (None: not a chat request)
+
+    @property
+    def duration_s(self) -> float:
+        return self.finished_at - self.received_at
 
 
 def scripted(answers: list[dict[str, Any]]) -> Responder:
@@ -104,6 +123,7 @@ class FakeLlmServer:
         self.requests: list[dict[str, Any]] = []
         self.chunks_sent = 0   # SSE content events written so far (all requests)
         self.raw_requests: list[bytes] = []
+        self.timings: list[RequestTiming] = []
         self._lock = threading.Lock()
         self._httpd = _QuietServer(("127.0.0.1", port), self._handler_class())
         self._httpd.daemon_threads = True
@@ -122,6 +142,7 @@ class FakeLlmServer:
         with self._lock:
             self.requests.clear()
             self.raw_requests.clear()
+            self.timings.clear()
             self.chunks_sent = 0
 
     @property
@@ -155,8 +176,13 @@ class FakeLlmServer:
         with self._lock:
             return [r for r in self.requests if "messages" in r]
 
+    def request_timings(self) -> list[RequestTiming]:
+        with self._lock:
+            return list(self.timings)
+
     # --- serving ------------------------------------------------------------------------
-    def _record(self, raw: bytes) -> dict[str, Any]:
+    def _record(self, raw: bytes) -> tuple[dict[str, Any], int]:
+        """The parsed body and its index in `requests`."""
         try:
             body = json.loads(raw)
         except json.JSONDecodeError:
@@ -164,7 +190,15 @@ class FakeLlmServer:
         with self._lock:
             self.raw_requests.append(raw)
             self.requests.append(body if isinstance(body, dict) else {"_body": body})
-        return body if isinstance(body, dict) else {}
+            index = len(self.requests) - 1
+        return (body if isinstance(body, dict) else {}), index
+
+    def _record_timing(self, received_at: float, status: int, chunks: int,
+                       request_index: int | None) -> None:
+        finished_at = time.monotonic()
+        with self._lock:
+            self.timings.append(RequestTiming(received_at, finished_at, status, chunks,
+                                              request_index))
 
     def _content_for(self, request: dict[str, Any]) -> str:
         if self.mode == "malformed":
@@ -189,6 +223,8 @@ class FakeLlmServer:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+                self.wfile.flush()
+                self._status = code
 
             def do_GET(self) -> None:
                 if self.path.rstrip("/").endswith("/models"):
@@ -201,12 +237,22 @@ class FakeLlmServer:
                     self._send_json(404, {"error": "not found"})
 
             def do_POST(self) -> None:
+                received_at = time.monotonic()
+                self._status, self._chunks, self._index = 0, 0, None
+                try:
+                    self._post()
+                finally:
+                    if self.path.rstrip("/").endswith("/chat/completions"):
+                        server._record_timing(received_at, self._status, self._chunks,
+                                              self._index)
+
+            def _post(self) -> None:
                 length = int(self.headers.get("Content-Length", "0") or 0)
                 raw = self.rfile.read(length) if length else b""
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._send_json(404, {"error": "not found"})
                     return
-                request = server._record(raw)
+                request, self._index = server._record(raw)
                 mode = server.mode
                 if mode == "error500":
                     self._send_json(500, {"error": {"message": "scripted failure"}})
@@ -235,6 +281,7 @@ class FakeLlmServer:
                 self.send_header("Cache-Control", "no-cache")
                 self.send_header("Connection", "close")
                 self.end_headers()
+                self._status = 200
                 n = server.chunk_chars
                 try:
                     for i in range(0, len(content), n):
@@ -243,6 +290,7 @@ class FakeLlmServer:
                         self.wfile.write(f"data: {json.dumps(ev)}\n\n".encode())
                         self.wfile.flush()
                         server.chunks_sent += 1
+                        self._chunks += 1
                         if server.chunk_delay_s > 0:
                             time.sleep(server.chunk_delay_s)
                     self.wfile.write(b"data: [DONE]\n\n")
