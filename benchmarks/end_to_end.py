@@ -1,0 +1,462 @@
+"""End-to-end latency: a child's utterance on `speech/utterance` to Buddy's answer on
+`tts/say` and to the face's SET_STATE, against the fake LLM server, with Buddy's own
+overhead (total minus the server's time for that request). One JSON object with --json.
+
+    .venv/bin/python benchmarks/end_to_end.py [--json] [--utterances N]
+
+Target (issue 8): Buddy's overhead under 20 ms at p99, for both the answer and the face.
+
+Setup (three processes, all stamps on CLOCK_MONOTONIC, which is system-wide):
+- the graph as `buddy run --headless --llm-url URL --port LINK` runs it: one process,
+  all five nodes on one executor, parameters from config/robot.yaml; HOME points at a
+  temporary directory so memory, household and RS-2 usage files start empty and nothing
+  of the user's is touched;
+- the face board simulated on a pseudo-terminal in its own process (this script with
+  --board-process), decoding every frame with the face codec and stamping its arrival,
+  so arrival stamps never wait for another process's GIL;
+- this process: the fake OpenAI-compatible server on loopback (`FakeLlmServer`, streamed
+  answers, the demo echo responder) recording when it had each request and when it
+  finished answering, and a probe node that publishes the utterances and stamps each
+  `tts/say` as it arrives.
+DDS is confined (loopback profile, LOCALHOST discovery, a domain of its own).
+
+What is timed, per utterance (t0 = just before publishing it):
+- (a) say: t0 -> the reply's `tts/say` received by the probe.
+- (b) face: t0 -> the first SET_STATE after the SET_CONV_STATE(SPEAKING) of that turn.
+  Why that frame: while THINKING the face shows the attentive THINKING face whatever
+  the engine says (spec 002 §11.1), so the reply first becomes visible when the bridge
+  switches the phase to SPEAKING and the driver sends the engine's current mood, which
+  by then holds the reply's INLINE emotion (published while the answer was still
+  streaming). The driver sends that SET_STATE right after the SET_CONV_STATE in the same
+  callback. Whether it shows the reply's emotion itself is reported separately
+  (`reply_emotion_shown`): the engine may modulate it, and its transition budget
+  (spec 002 §13 / spec 000: 6 per 60 s) runs out at this pace.
+- the server's time for that request: received (headers read) -> last byte flushed.
+Overhead = total - server time: DDS hops, the bridge's prompt building, the worker
+hand-off, HTTP, parsing and validating the stream's tail, the engine and the driver.
+
+How the child talks (spec limits respected):
+- A session starts with the wake phrase ("hey buddy, ...", the first turn in the same
+  utterance) and ends after `--turns-per-session` turns with "bye bye" (goodbye), and the
+  next utterance starts a new session, as a child who comes back would. A new session is
+  a new governor episode (`governor/reset`), so the governor's budgets (100 steps, the
+  stagnation rule's 20 non-progress steps) never run out; RS-1 (900 s per session) and
+  RS-2 (2700 s a day, fresh usage file) are far away.
+- Utterances are paced by the bridge's cognition cooldown (spec 003 §3.4: 1 s between
+  calls, otherwise no call at all): the next utterance goes out once the reply has
+  arrived and at least cooldown + 50 ms after the previous one, plus a random 0-100 ms so
+  it lands at a random phase of the 50 Hz face tick and the 10 Hz bridge tick. Buddy
+  may still be "speaking" (its estimated speech time): the child talks over it, which
+  the bridge handles as a new turn.
+- The personality engine's transition budget cannot be respected at this pace (a real
+  child takes several seconds per turn); it only changes what the face shows, not the
+  path, and the BUDGET guardrail events seen are reported.
+The first `--warmup` utterances (first HTTP connection, first validation) are not
+counted; their figures are reported apart.
+
+Percentiles are nearest-rank: p99 of n samples is the ceil(0.99 n)-th smallest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import queue
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from procstat import VENV_BIN, confined_env, start, stop
+
+from buddy_personality.dds_confinement import confine_dds
+
+# DDS confinement before rclpy loads: loopback profile, LOCALHOST range, own domain.
+DOMAIN_ID = 1 + os.getpid() % 100
+confine_dds(domain_id=DOMAIN_ID)
+
+TARGET_OVERHEAD_P99_MS = 20.0
+NAMESPACE = "/buddy"
+COOLDOWN_S = 1.0          # llm_bridge gate.cooldown_s (spec 003 §3.4), robot.yaml default
+PACE_MARGIN_S = 0.05
+REPLY_TIMEOUT_S = 5.0
+QUESTIONS = (
+    "do you like dinosaurs?", "what is your favourite colour?", "can you count to five?",
+    "I built a tower with blocks", "why is the sky blue?", "my cat is called Pickles",
+    "do you want to play a game?", "I had pancakes for breakfast",
+    "what sound does a cow make?", "tell me a story about a dragon",
+)
+GOODBYE = "bye bye"
+WAKE = "hey buddy, "
+SET_STATE, SET_CONV_STATE = 0x20, 0x25   # face-protocol.md packet types
+CONV_SPEAKING = 5
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest rank: the ceil(q/100 * n)-th smallest value."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100.0 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def summary(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"median": None, "p99": None, "max": None, "min": None}
+    return {
+        "median": round(statistics.median(values), 3),
+        "p99": round(percentile(values, 99), 3),
+        "max": round(max(values), 3),
+        "min": round(min(values), 3),
+    }
+
+
+# --- the board process ------------------------------------------------------------------
+
+def board_process(record_file: str, link_path: str) -> int:
+    """The simulated board on a pty: records (kind, value, value2, arrival) for every
+    SET_STATE and SET_CONV_STATE until stdin closes, then writes them as JSON."""
+    from buddy_personality.face.codec import FrameDecoder, parse_packet
+    from buddy_personality.face.protocol import SetConvState, SetState
+    from buddy_personality.face.sim_board import SimulatedBoard
+    from buddy_personality.face.sim_pty import PtyBoardRunner
+
+    decoder = FrameDecoder()
+    records: list[tuple[str, int, int, float]] = []
+
+    def on_rx(data: bytes, at: float) -> None:
+        for body in decoder.feed(data):
+            if body[0] not in (SET_STATE, SET_CONV_STATE):
+                continue
+            # v2 envelope headers are 13 bytes, v1 2: a v2 SET_STATE / SET_CONV_STATE
+            # body is at least 14 bytes, a v1 one at most 7.
+            payload = parse_packet(body, 2 if len(body) >= 13 else 1).payload
+            if isinstance(payload, SetState):
+                records.append(("state", payload.mood_id, payload.intensity, at))
+            elif isinstance(payload, SetConvState):
+                records.append(("conv", payload.conv_state, 0, at))
+
+    runner = PtyBoardRunner(SimulatedBoard(now=time.monotonic()), link_path=link_path,
+                            on_rx=on_rx)
+    print(runner.path, flush=True)
+    sys.stdin.read()
+    runner.close()
+    Path(record_file).write_text(json.dumps(records))
+    return 0
+
+
+# --- the benchmark process --------------------------------------------------------------
+
+@dataclass(slots=True)
+class Turn:
+    index: int
+    text: str
+    session_start: bool
+    sent_at: float
+    say_at: float | None = None
+    say_turn_id: int = 0
+
+
+@dataclass(slots=True)
+class Probe:
+    """The child's side over DDS: publishes utterances, collects what comes back."""
+
+    node: Any
+    publisher: Any
+    inbox: queue.SimpleQueue[tuple[str, float, Any]] = field(default_factory=queue.SimpleQueue)
+    guardrails: list[str] = field(default_factory=list)
+    in_session: bool = False
+    unexpected_ends: list[str] = field(default_factory=list)
+
+
+def make_probe(context: Any) -> Probe:
+    from rclpy.node import Node
+
+    from buddy_msgs.msg import ConversationEvent, GuardrailEvent, Say, Utterance
+    from buddy_personality.nodes.common import qos
+
+    node = Node("end_to_end_probe", namespace=NAMESPACE, context=context)
+    probe = Probe(node, node.create_publisher(Utterance, "speech/utterance", qos.EVENTS))
+
+    def on_say(msg: Say) -> None:
+        probe.inbox.put(("say", time.monotonic(), msg))
+
+    def on_conv(msg: ConversationEvent) -> None:
+        probe.in_session = msg.kind == ConversationEvent.STARTED
+        if msg.kind == ConversationEvent.ENDED and msg.trigger != ConversationEvent.END_GOODBYE:
+            probe.unexpected_ends.append(msg.trigger)
+        probe.inbox.put(("conv", time.monotonic(), msg))
+
+    def on_guardrail(msg: GuardrailEvent) -> None:
+        probe.guardrails.append(msg.rule_id)
+
+    node.create_subscription(Say, "tts/say", on_say, qos.EVENTS)
+    node.create_subscription(ConversationEvent, "conversation/events", on_conv, qos.EVENTS)
+    node.create_subscription(GuardrailEvent, "personality/guardrail", on_guardrail,
+                             qos.EVENTS)
+    return probe
+
+
+def publish_utterance(probe: Probe, text: str) -> float:
+    from buddy_msgs.msg import Utterance
+
+    msg = Utterance(text=text, is_final=True, confidence=1.0)
+    t = time.monotonic()
+    probe.publisher.publish(msg)
+    return t
+
+
+def wait_for(probe: Probe, kind: str, after: float, timeout: float,
+             accept: Any = None) -> tuple[float, Any] | None:
+    """The first inbox item of `kind` received at or after `after` (and accepted)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        try:
+            k, at, msg = probe.inbox.get(timeout=left)
+        except queue.Empty:
+            return None
+        if k == kind and at >= after and (accept is None or accept(msg)):
+            return at, msg
+
+
+def wait_ready(probe: Probe, graph: subprocess.Popen, timeout: float = 30.0) -> None:
+    """The bridge listens, answers can reach us, and the face driver is configured (the
+    last node created; its face/state publisher exists from configure on)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and graph.poll() is None:
+        if (probe.publisher.get_subscription_count() >= 1
+                and probe.node.count_publishers(f"{NAMESPACE}/tts/say") >= 1
+                and probe.node.count_publishers(f"{NAMESPACE}/face/state") >= 1):
+            return
+        time.sleep(0.05)
+    raise RuntimeError("the graph did not come up (buddy run exited, or no subscriber on "
+                       "speech/utterance, no tts/say or face/state publisher)")
+
+
+def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
+        chunk_delay_s: float, seed: int) -> dict[str, Any]:
+    import rclpy
+    from rclpy.context import Context
+    from rclpy.executors import SingleThreadedExecutor
+
+    from buddy_personality.face.protocol import MOOD_NAMES
+    from buddy_personality.tools.fake_llm_server import (
+        DEFAULT_ANSWER,
+        FakeLlmServer,
+        echo_responder,
+    )
+
+    rng = random.Random(seed)
+    tmp = Path(tempfile.mkdtemp(prefix="buddy-e2e-"))
+    (tmp / "home").mkdir()
+    record_file = tmp / "board.json"
+    board = subprocess.Popen(
+        [sys.executable, __file__, "--board-process", str(record_file), str(tmp / "face0")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    assert board.stdout is not None and board.stdin is not None
+    port = board.stdout.readline().strip()
+    server = FakeLlmServer("stream", echo_responder, chunk_chars=chunk_chars,
+                           chunk_delay_s=chunk_delay_s).start()
+    env = confined_env(DOMAIN_ID)
+    env["HOME"] = str(tmp / "home")
+    graph = start([str(VENV_BIN / "buddy"), "run", "--headless", "--llm-url", server.url,
+                   "--port", port], env, tmp / "run.log")
+    context = Context()
+    rclpy.init(context=context)
+    executor = SingleThreadedExecutor(context=context)
+    probe = make_probe(context)
+    executor.add_node(probe.node)
+    spin = threading.Thread(target=executor.spin, name="probe-executor", daemon=True)
+    spin.start()
+    turns: list[Turn] = []
+    sessions = 0
+    load_before = os.getloadavg()[0]
+    started = time.monotonic()
+    try:
+        wait_ready(probe, graph)
+        time.sleep(1.0)  # latched state (governor, identity, snapshot) reaches the bridge
+        last_sent = -math.inf
+        in_session_turns = 0
+        for i in range(count):
+            if in_session_turns >= turns_per_session and probe.in_session:
+                t_bye = publish_utterance(probe, GOODBYE)
+                wait_for(probe, "conv", t_bye, REPLY_TIMEOUT_S)
+                in_session_turns = 0
+            session_start = not probe.in_session
+            question = QUESTIONS[i % len(QUESTIONS)]
+            text = WAKE + question if session_start else question
+            pace_until = last_sent + COOLDOWN_S + PACE_MARGIN_S + rng.uniform(0.0, 0.1)
+            time.sleep(max(0.0, pace_until - time.monotonic()))
+            # Nothing older than this utterance may be taken for its answer.
+            while not probe.inbox.empty():
+                probe.inbox.get_nowait()
+            turn = Turn(i, text, session_start, publish_utterance(probe, text))
+            last_sent = turn.sent_at
+            got = wait_for(probe, "say", turn.sent_at, REPLY_TIMEOUT_S)
+            if got is not None:
+                turn.say_at, say = got
+                turn.say_turn_id = int(say.turn_id)
+            sessions += int(session_start)
+            in_session_turns = 1 if session_start else in_session_turns + 1
+            turns.append(turn)
+            # The session may have ended under us (governor HALT, RS-1/RS-2): in_session
+            # follows the conversation events, so the next utterance wakes Buddy again.
+        time.sleep(0.3)  # the last frames reach the board
+    finally:
+        elapsed = time.monotonic() - started
+        executor.shutdown()
+        spin.join(timeout=2.0)
+        probe.node.destroy_node()
+        rclpy.try_shutdown(context=context)
+        stop(graph)
+        board.stdin.close()
+        board.wait(timeout=10)
+        server.stop()
+    records = json.loads(record_file.read_text())
+    timings = server.request_timings()
+    return analyse(turns, records, timings, server, warmup, MOOD_NAMES,
+                   reply_emotion=str(DEFAULT_ANSWER["emotion"]), extra={
+                       "sessions": sessions,
+                       "turns_per_session": turns_per_session,
+                       "unexpected_session_ends": probe.unexpected_ends,
+                       "budget_guardrail_events": probe.guardrails.count("BUDGET"),
+                       "load_average_1m": {"before": round(load_before, 2),
+                                           "after": round(os.getloadavg()[0], 2)},
+                       "wall_time_s": round(elapsed, 1),
+                       "server": {"mode": "stream", "responder": "echo_responder",
+                                  "chunk_chars": chunk_chars,
+                                  "chunk_delay_s": chunk_delay_s},
+                       "logs": str(tmp),
+                   })
+
+
+def analyse(turns: list[Turn], records: list[list[Any]], timings: list[Any], server: Any,
+            warmup: int, mood_names: dict[int, str], reply_emotion: str,
+            extra: dict[str, Any]) -> dict[str, Any]:
+    """Match every turn with its server request and its SPEAKING face; compute figures."""
+    requests = server.requests
+    say_total: list[float] = []
+    say_over: list[float] = []
+    face_total: list[float] = []
+    face_over: list[float] = []
+    server_ms: list[float] = []
+    warm: list[dict[str, float]] = []
+    missed_say = missed_request = missed_face = shown_reply = 0
+    for n, turn in enumerate(turns):
+        t_next = turns[n + 1].sent_at if n + 1 < len(turns) else math.inf
+        if turn.say_at is None:
+            missed_say += 1
+            continue
+        # The one chat request of this turn: the bridge sent it after the utterance and
+        # the server finished it before the answer could be spoken.
+        mine = [t for t in timings if turn.sent_at <= t.received_at <= turn.say_at]
+        if len(mine) != 1 or not _asks_about(requests, mine[0], turn.text):
+            missed_request += 1
+            continue
+        server_s = mine[0].duration_s
+        # The SPEAKING conv state of this turn, then the next SET_STATE.
+        speaking = next((r for r in records if r[0] == "conv" and r[1] == CONV_SPEAKING
+                         and turn.sent_at <= r[3] < t_next), None)
+        face = None if speaking is None else next(
+            (r for r in records if r[0] == "state" and speaking[3] <= r[3] < t_next), None)
+        figures = {
+            "say_ms": (turn.say_at - turn.sent_at) * 1000.0,
+            "server_ms": server_s * 1000.0,
+        }
+        if face is not None:
+            figures["face_ms"] = (face[3] - turn.sent_at) * 1000.0
+        if n < warmup:
+            warm.append({k: round(v, 3) for k, v in figures.items()})
+            continue
+        server_ms.append(figures["server_ms"])
+        say_total.append(figures["say_ms"])
+        say_over.append(figures["say_ms"] - figures["server_ms"])
+        if face is None:
+            missed_face += 1
+        else:
+            face_total.append(figures["face_ms"])
+            face_over.append(figures["face_ms"] - figures["server_ms"])
+            shown_reply += int(mood_names.get(face[1]) == reply_emotion)
+    result: dict[str, Any] = {
+        "benchmark": "end_to_end",
+        "graph": "buddy run --headless (one process, five nodes), face board on a pty",
+        "utterances": len(turns),
+        "warmup_excluded": min(warmup, len(turns)),
+        "samples": len(say_total),
+        "missed": {"say": missed_say, "server_request": missed_request,
+                   "face": missed_face},
+        "server_ms": summary(server_ms),
+        "say": {"event": "tts/say received",
+                "total_ms": summary(say_total), "overhead_ms": summary(say_over)},
+        "face": {"event": "first SET_STATE after SET_CONV_STATE(SPEAKING)",
+                 "samples": len(face_total),
+                 "total_ms": summary(face_total), "overhead_ms": summary(face_over),
+                 "reply_emotion": reply_emotion, "reply_emotion_shown": shown_reply},
+        "warmup": warm,
+        "target_overhead_p99_ms": TARGET_OVERHEAD_P99_MS,
+    }
+    result.update(extra)
+    p99s = [result["say"]["overhead_ms"]["p99"], result["face"]["overhead_ms"]["p99"]]
+    result["meets_target"] = bool(say_total) and bool(face_total) and all(
+        p is not None and p < TARGET_OVERHEAD_P99_MS for p in p99s) and not missed_say
+    return result
+
+
+def _asks_about(requests: list[dict[str, Any]], timing: Any, text: str) -> bool:
+    """The request's last user message is the utterance (wake phrase removed)."""
+    if timing.request_index is None or timing.request_index >= len(requests):
+        return False
+    users = [m for m in requests[timing.request_index].get("messages", [])
+             if m.get("role") == "user"]
+    return bool(users) and str(users[-1].get("content", "")) == text.removeprefix(WAKE)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--utterances", type=int, default=90,
+                        help="utterances to send (default: about 2 minutes)")
+    parser.add_argument("--warmup", type=int, default=3,
+                        help="first utterances not counted")
+    parser.add_argument("--turns-per-session", type=int, default=10)
+    parser.add_argument("--chunk-chars", type=int, default=8,
+                        help="fake server: characters per streamed event")
+    parser.add_argument("--chunk-delay-ms", type=float, default=5.0,
+                        help="fake server: pause after each streamed event")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--board-process", nargs=2, metavar=("RECORD_FILE", "LINK"),
+                        help=argparse.SUPPRESS)  # internal: the board subprocess
+    args = parser.parse_args(argv)
+    if args.board_process:
+        return board_process(*args.board_process)
+    result = run(args.utterances, args.warmup, args.turns_per_session, args.chunk_chars,
+                 args.chunk_delay_ms / 1000.0, args.seed)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key in ("say", "face"):
+            part = result[key]
+            print(f"{key:>4} ({part['event']}): total median {part['total_ms']['median']} ms, "
+                  f"p99 {part['total_ms']['p99']} ms; overhead median "
+                  f"{part['overhead_ms']['median']} ms, p99 {part['overhead_ms']['p99']} ms")
+        print(f"server median {result['server_ms']['median']} ms; samples "
+              f"{result['samples']}, missed {result['missed']}; "
+              f"meets_target={result['meets_target']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
