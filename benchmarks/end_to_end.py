@@ -353,6 +353,9 @@ def analyse(turns: list[Turn], records: list[list[Any]], timings: list[Any], ser
     face_total: list[float] = []
     face_over: list[float] = []
     server_ms: list[float] = []
+    before: list[float] = []        # utterance -> the server has the request
+    say_after: list[float] = []     # server finished -> tts/say
+    face_after: list[float] = []    # server finished -> SET_STATE
     warm: list[dict[str, float]] = []
     missed_say = missed_request = missed_face = shown_reply = 0
     for n, turn in enumerate(turns):
@@ -367,6 +370,7 @@ def analyse(turns: list[Turn], records: list[list[Any]], timings: list[Any], ser
             missed_request += 1
             continue
         server_s = mine[0].duration_s
+        received_at, finished_at = mine[0].received_at, mine[0].finished_at
         # The SPEAKING conv state of this turn, then the next SET_STATE.
         speaking = next((r for r in records if r[0] == "conv" and r[1] == CONV_SPEAKING
                          and turn.sent_at <= r[3] < t_next), None)
@@ -384,11 +388,14 @@ def analyse(turns: list[Turn], records: list[list[Any]], timings: list[Any], ser
         server_ms.append(figures["server_ms"])
         say_total.append(figures["say_ms"])
         say_over.append(figures["say_ms"] - figures["server_ms"])
+        before.append((received_at - turn.sent_at) * 1000.0)
+        say_after.append((turn.say_at - finished_at) * 1000.0)
         if face is None:
             missed_face += 1
         else:
             face_total.append(figures["face_ms"])
             face_over.append(figures["face_ms"] - figures["server_ms"])
+            face_after.append((face[3] - finished_at) * 1000.0)
             shown_reply += int(mood_names.get(face[1]) == reply_emotion)
     result: dict[str, Any] = {
         "benchmark": "end_to_end",
@@ -399,11 +406,15 @@ def analyse(turns: list[Turn], records: list[list[Any]], timings: list[Any], ser
         "missed": {"say": missed_say, "server_request": missed_request,
                    "face": missed_face},
         "server_ms": summary(server_ms),
+        # Where the overhead is: before the server has the request (shared by both)...
+        "before_server_ms": summary(before),
         "say": {"event": "tts/say received",
-                "total_ms": summary(say_total), "overhead_ms": summary(say_over)},
+                "total_ms": summary(say_total), "overhead_ms": summary(say_over),
+                "after_server_ms": summary(say_after)},   # ... and after it finished
         "face": {"event": "first SET_STATE after SET_CONV_STATE(SPEAKING)",
                  "samples": len(face_total),
                  "total_ms": summary(face_total), "overhead_ms": summary(face_over),
+                 "after_server_ms": summary(face_after),
                  "reply_emotion": reply_emotion, "reply_emotion_shown": shown_reply},
         "warmup": warm,
         "target_overhead_p99_ms": TARGET_OVERHEAD_P99_MS,
