@@ -6,18 +6,20 @@ overhead (total minus the server's time for that request). One JSON object with 
 
 Target (issue 8): Buddy's overhead under 20 ms at p99, for both the answer and the face.
 
-Setup (three processes, all stamps on CLOCK_MONOTONIC, which is system-wide):
+Setup (four processes; all stamps are CLOCK_MONOTONIC, which is system-wide, and each
+stamp is taken in a process with nothing else competing for its GIL):
 - the graph as `buddy run --headless --llm-url URL --port LINK` runs it: one process,
   all five nodes on one executor, parameters from config/robot.yaml; HOME points at a
-  temporary directory so memory, household and RS-2 usage files start empty and nothing
-  of the user's is touched;
-- the face board simulated on a pseudo-terminal in its own process (this script with
-  --board-process), decoding every frame with the face codec and stamping its arrival,
-  so arrival stamps never wait for another process's GIL;
-- this process: the fake OpenAI-compatible server on loopback (`FakeLlmServer`, streamed
-  answers, the demo echo responder) recording when it had each request and when it
-  finished answering, and a probe node that publishes the utterances and stamps each
-  `tts/say` as it arrives.
+  temporary directory, so the memory, household and RS-2 usage files start empty and
+  nothing of the user's is touched;
+- the fake OpenAI-compatible server (`FakeLlmServer`, loopback only, streamed answers)
+  in a process of its own (this script with --server-process): it stamps when it had
+  each request (request line and headers read) and when it finished answering (last
+  byte flushed);
+- the face board simulated on a pseudo-terminal in a process of its own (this script
+  with --board-process), decoding every frame with the face codec and stamping arrival;
+- this process: a probe node that publishes the utterances and stamps each `tts/say`
+  as it arrives.
 DDS is confined (loopback profile, LOCALHOST discovery, a domain of its own).
 
 What is timed, per utterance (t0 = just before publishing it):
@@ -27,34 +29,44 @@ What is timed, per utterance (t0 = just before publishing it):
   the engine says (spec 002 §11.1), so the reply first becomes visible when the bridge
   switches the phase to SPEAKING and the driver sends the engine's current mood, which
   by then holds the reply's INLINE emotion (published while the answer was still
-  streaming). The driver sends that SET_STATE right after the SET_CONV_STATE in the same
-  callback. Whether it shows the reply's emotion itself is reported separately
-  (`reply_emotion_shown`): the engine may modulate it, and its transition budget
-  (spec 002 §13 / spec 000: 6 per 60 s) runs out at this pace.
-- the server's time for that request: received (headers read) -> last byte flushed.
-Overhead = total - server time: DDS hops, the bridge's prompt building, the worker
-hand-off, HTTP, parsing and validating the stream's tail, the engine and the driver.
+  streaming). The driver sends that SET_STATE right after the SET_CONV_STATE, in the
+  same callback. How many of those frames show the reply's emotion itself is reported
+  (`reply_emotion_shown`): the engine's guardrails and budget may change it.
+- the server's time for that request: received -> finished (above).
+Overhead = total - server time: the DDS hops, the bridge's turn, the hand-off to its
+worker thread, HTTP, parsing and validating the stream's tail, the hand-off back, the
+personality engine and the face driver. `before_server_ms` and `after_server_ms` split it.
 
-How the child talks (spec limits respected):
+The fake server: streamed (the bridge streams in production), `--chunk-chars` characters
+per server-sent event every `--chunk-delay-ms` (defaults 8 and 5 ms: ~45 events, about
+a quarter of a second per answer), answering with the demo echo responder's text and
+always the same feeling (happy, to a happy child) so that the INLINE, HYBRID and POST
+intents agree and the engine's mood settles.
+
+How the child talks (the spec's limits respected, as a real child would):
 - A session starts with the wake phrase ("hey buddy, ...", the first turn in the same
-  utterance) and ends after `--turns-per-session` turns with "bye bye" (goodbye), and the
-  next utterance starts a new session, as a child who comes back would. A new session is
-  a new governor episode (`governor/reset`), so the governor's budgets (100 steps, the
-  stagnation rule's 20 non-progress steps) never run out; RS-1 (900 s per session) and
-  RS-2 (2700 s a day, fresh usage file) are far away.
+  utterance) and ends after `--turns-per-session` turns with "bye bye"; the next
+  utterance starts a new session, as a child who comes back would. A new session is a
+  new governor episode (`governor/reset`), so the governor's budgets (100 steps, 20
+  non-progress steps) never run out; RS-1 (900 s a session) and RS-2 (2700 s a day,
+  fresh usage file) are far away.
+- The personality engine's transition budget (spec 000 / DESIGN §4.1: 6 projected mood
+  transitions per 60 s): each session start costs two (THINKING at the start, then
+  back to the reply's mood), the steady replies none, so sessions of 40 turns (~45 s)
+  keep any 60 s window at four or fewer. The BUDGET guardrail events and mood changes
+  seen are reported.
 - Utterances are paced by the bridge's cognition cooldown (spec 003 §3.4: 1 s between
   calls, otherwise no call at all): the next utterance goes out once the reply has
-  arrived and at least cooldown + 50 ms after the previous one, plus a random 0-100 ms so
-  it lands at a random phase of the 50 Hz face tick and the 10 Hz bridge tick. Buddy
+  arrived and at least cooldown + 50 ms after the previous one, plus a random 0-100 ms
+  so it lands at a random phase of the 50 Hz face tick and the 10 Hz bridge tick. Buddy
   may still be "speaking" (its estimated speech time): the child talks over it, which
   the bridge handles as a new turn.
-- The personality engine's transition budget cannot be respected at this pace (a real
-  child takes several seconds per turn); it only changes what the face shows, not the
-  path, and the BUDGET guardrail events seen are reported.
 The first `--warmup` utterances (first HTTP connection, first validation) are not
 counted; their figures are reported apart.
 
-Percentiles are nearest-rank: p99 of n samples is the ceil(0.99 n)-th smallest.
+Percentiles are nearest-rank: p99 of n samples is the ceil(0.99 n)-th smallest (with the
+default ~87 samples, the largest). Other helpers share the two cores: the 1-minute load
+average before and after is reported; repeat runs and compare.
 """
 
 from __future__ import annotations
@@ -96,6 +108,7 @@ QUESTIONS = (
     "do you want to play a game?", "I had pancakes for breakfast",
     "what sound does a cow make?", "tell me a story about a dragon",
 )
+REPLY_EMOTION = "happy"
 GOODBYE = "bye bye"
 WAKE = "hey buddy, "
 SET_STATE, SET_CONV_STATE = 0x20, 0x25   # face-protocol.md packet types
@@ -120,10 +133,10 @@ def summary(values: list[float]) -> dict[str, float | None]:
     }
 
 
-# --- the board process ------------------------------------------------------------------
+# --- helper processes -------------------------------------------------------------------
 
 def board_process(record_file: str, link_path: str) -> int:
-    """The simulated board on a pty: records (kind, value, value2, arrival) for every
+    """The simulated board on a pty: records [kind, value, value2, arrival] for every
     SET_STATE and SET_CONV_STATE until stdin closes, then writes them as JSON."""
     from buddy_personality.face.codec import FrameDecoder, parse_packet
     from buddy_personality.face.protocol import SetConvState, SetState
@@ -154,7 +167,58 @@ def board_process(record_file: str, link_path: str) -> int:
     return 0
 
 
-# --- the benchmark process --------------------------------------------------------------
+def steady_responder(request: dict[str, Any]) -> dict[str, Any]:
+    """The demo echo answer (mentions the child's words) with one feeling throughout:
+    happy, to a happy child, so the INLINE, HYBRID and POST intents agree and the
+    engine's mood settles instead of spending its transition budget on every turn."""
+    from buddy_personality.tools.fake_llm_server import echo_responder
+
+    answer = echo_responder(request)
+    answer.update(emotion=REPLY_EMOTION, child_affect="positive",
+                  mood_reason="the child is telling me something fun")
+    return answer
+
+
+def server_process(record_file: str, chunk_chars: int, chunk_delay_s: float) -> int:
+    """The fake LLM server: prints its URL, serves until stdin closes, then writes one
+    {received_at, finished_at, status, chunks, user_text} per chat request as JSON."""
+    from buddy_personality.tools.fake_llm_server import FakeLlmServer
+
+    server = FakeLlmServer("stream", steady_responder, chunk_chars=chunk_chars,
+                           chunk_delay_s=chunk_delay_s).start()
+    print(server.url, flush=True)
+    sys.stdin.read()
+    server.stop()
+    out = []
+    for t in server.request_timings():
+        body = server.requests[t.request_index] if t.request_index is not None else {}
+        users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+        out.append({"received_at": t.received_at, "finished_at": t.finished_at,
+                    "status": t.status, "chunks": t.chunks,
+                    "user_text": str(users[-1].get("content", "")) if users else ""})
+    Path(record_file).write_text(json.dumps(out))
+    return 0
+
+
+class Helper:
+    """This script as a helper process: its first stdout line is its address; closing
+    its stdin makes it write its records and exit."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, *args],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        self.address = self.proc.stdout.readline().strip()
+        if not self.address:
+            raise RuntimeError(f"helper {args[0]} did not start")
+
+    def finish(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+# --- the child's side -------------------------------------------------------------------
 
 @dataclass(slots=True)
 class Turn:
@@ -163,7 +227,6 @@ class Turn:
     session_start: bool
     sent_at: float
     say_at: float | None = None
-    say_turn_id: int = 0
 
 
 @dataclass(slots=True)
@@ -176,12 +239,13 @@ class Probe:
     guardrails: list[str] = field(default_factory=list)
     in_session: bool = False
     unexpected_ends: list[str] = field(default_factory=list)
+    mood_changes: list[tuple[float, str, str, str]] = field(default_factory=list)
 
 
 def make_probe(context: Any) -> Probe:
     from rclpy.node import Node
 
-    from buddy_msgs.msg import ConversationEvent, GuardrailEvent, Say, Utterance
+    from buddy_msgs.msg import ConversationEvent, GuardrailEvent, MoodChanged, Say, Utterance
     from buddy_personality.nodes.common import qos
 
     node = Node("end_to_end_probe", namespace=NAMESPACE, context=context)
@@ -199,10 +263,14 @@ def make_probe(context: Any) -> Probe:
     def on_guardrail(msg: GuardrailEvent) -> None:
         probe.guardrails.append(msg.rule_id)
 
+    def on_mood(msg: MoodChanged) -> None:
+        probe.mood_changes.append((time.monotonic(), msg.prev, msg.next, msg.cause))
+
     node.create_subscription(Say, "tts/say", on_say, qos.EVENTS)
     node.create_subscription(ConversationEvent, "conversation/events", on_conv, qos.EVENTS)
     node.create_subscription(GuardrailEvent, "personality/guardrail", on_guardrail,
                              qos.EVENTS)
+    node.create_subscription(MoodChanged, "personality/mood_changed", on_mood, qos.EVENTS)
     return probe
 
 
@@ -215,9 +283,8 @@ def publish_utterance(probe: Probe, text: str) -> float:
     return t
 
 
-def wait_for(probe: Probe, kind: str, after: float, timeout: float,
-             accept: Any = None) -> tuple[float, Any] | None:
-    """The first inbox item of `kind` received at or after `after` (and accepted)."""
+def wait_for(probe: Probe, kind: str, after: float, timeout: float) -> tuple[float, Any] | None:
+    """The first inbox item of `kind` received at or after `after`."""
     deadline = time.monotonic() + timeout
     while True:
         left = deadline - time.monotonic()
@@ -227,7 +294,7 @@ def wait_for(probe: Probe, kind: str, after: float, timeout: float,
             k, at, msg = probe.inbox.get(timeout=left)
         except queue.Empty:
             return None
-        if k == kind and at >= after and (accept is None or accept(msg)):
+        if k == kind and at >= after:
             return at, msg
 
 
@@ -245,6 +312,36 @@ def wait_ready(probe: Probe, graph: subprocess.Popen, timeout: float = 30.0) -> 
                        "speech/utterance, no tts/say or face/state publisher)")
 
 
+def converse(probe: Probe, count: int, turns_per_session: int,
+             rng: random.Random) -> list[Turn]:
+    """Talk to Buddy as described in the module docstring; one Turn per utterance."""
+    turns: list[Turn] = []
+    last_sent = -math.inf
+    in_session_turns = 0
+    for i in range(count):
+        if in_session_turns >= turns_per_session and probe.in_session:
+            t_bye = publish_utterance(probe, GOODBYE)
+            wait_for(probe, "conv", t_bye, REPLY_TIMEOUT_S)
+            in_session_turns = 0
+        # in_session follows the conversation events: a session that ended under us
+        # (governor HALT, RS-1 / RS-2) makes the next utterance wake Buddy again.
+        session_start = not probe.in_session
+        question = QUESTIONS[i % len(QUESTIONS)]
+        text = WAKE + question if session_start else question
+        pace_until = last_sent + COOLDOWN_S + PACE_MARGIN_S + rng.uniform(0.0, 0.1)
+        time.sleep(max(0.0, pace_until - time.monotonic()))
+        while not probe.inbox.empty():   # nothing older may pass for this turn's answer
+            probe.inbox.get_nowait()
+        turn = Turn(i, text, session_start, publish_utterance(probe, text))
+        last_sent = turn.sent_at
+        got = wait_for(probe, "say", turn.sent_at, REPLY_TIMEOUT_S)
+        if got is not None:
+            turn.say_at = got[0]
+        in_session_turns = 1 if session_start else in_session_turns + 1
+        turns.append(turn)
+    return turns
+
+
 def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
         chunk_delay_s: float, seed: int) -> dict[str, Any]:
     import rclpy
@@ -252,28 +349,16 @@ def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
     from rclpy.executors import SingleThreadedExecutor
 
     from buddy_personality.face.protocol import MOOD_NAMES
-    from buddy_personality.tools.fake_llm_server import (
-        DEFAULT_ANSWER,
-        FakeLlmServer,
-        echo_responder,
-    )
 
-    rng = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="buddy-e2e-"))
     (tmp / "home").mkdir()
-    record_file = tmp / "board.json"
-    board = subprocess.Popen(
-        [sys.executable, __file__, "--board-process", str(record_file), str(tmp / "face0")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )
-    assert board.stdout is not None and board.stdin is not None
-    port = board.stdout.readline().strip()
-    server = FakeLlmServer("stream", echo_responder, chunk_chars=chunk_chars,
-                           chunk_delay_s=chunk_delay_s).start()
+    board = Helper(["--board-process", str(tmp / "board.json"), str(tmp / "face0")])
+    server = Helper(["--server-process", str(tmp / "server.json"), str(chunk_chars),
+                     str(chunk_delay_s)])
     env = confined_env(DOMAIN_ID)
     env["HOME"] = str(tmp / "home")
-    graph = start([str(VENV_BIN / "buddy"), "run", "--headless", "--llm-url", server.url,
-                   "--port", port], env, tmp / "run.log")
+    graph = start([str(VENV_BIN / "buddy"), "run", "--headless", "--llm-url", server.address,
+                   "--port", board.address], env, tmp / "run.log")
     context = Context()
     rclpy.init(context=context)
     executor = SingleThreadedExecutor(context=context)
@@ -282,38 +367,12 @@ def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
     spin = threading.Thread(target=executor.spin, name="probe-executor", daemon=True)
     spin.start()
     turns: list[Turn] = []
-    sessions = 0
     load_before = os.getloadavg()[0]
     started = time.monotonic()
     try:
         wait_ready(probe, graph)
         time.sleep(1.0)  # latched state (governor, identity, snapshot) reaches the bridge
-        last_sent = -math.inf
-        in_session_turns = 0
-        for i in range(count):
-            if in_session_turns >= turns_per_session and probe.in_session:
-                t_bye = publish_utterance(probe, GOODBYE)
-                wait_for(probe, "conv", t_bye, REPLY_TIMEOUT_S)
-                in_session_turns = 0
-            session_start = not probe.in_session
-            question = QUESTIONS[i % len(QUESTIONS)]
-            text = WAKE + question if session_start else question
-            pace_until = last_sent + COOLDOWN_S + PACE_MARGIN_S + rng.uniform(0.0, 0.1)
-            time.sleep(max(0.0, pace_until - time.monotonic()))
-            # Nothing older than this utterance may be taken for its answer.
-            while not probe.inbox.empty():
-                probe.inbox.get_nowait()
-            turn = Turn(i, text, session_start, publish_utterance(probe, text))
-            last_sent = turn.sent_at
-            got = wait_for(probe, "say", turn.sent_at, REPLY_TIMEOUT_S)
-            if got is not None:
-                turn.say_at, say = got
-                turn.say_turn_id = int(say.turn_id)
-            sessions += int(session_start)
-            in_session_turns = 1 if session_start else in_session_turns + 1
-            turns.append(turn)
-            # The session may have ended under us (governor HALT, RS-1/RS-2): in_session
-            # follows the conversation events, so the next utterance wakes Buddy again.
+        turns = converse(probe, count, turns_per_session, random.Random(seed))
         time.sleep(0.3)  # the last frames reach the board
     finally:
         elapsed = time.monotonic() - started
@@ -322,137 +381,134 @@ def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
         probe.node.destroy_node()
         rclpy.try_shutdown(context=context)
         stop(graph)
-        board.stdin.close()
-        board.wait(timeout=10)
-        server.stop()
-    records = json.loads(record_file.read_text())
-    timings = server.request_timings()
-    return analyse(turns, records, timings, server, warmup, MOOD_NAMES,
-                   reply_emotion=str(DEFAULT_ANSWER["emotion"]), extra={
-                       "sessions": sessions,
-                       "turns_per_session": turns_per_session,
-                       "unexpected_session_ends": probe.unexpected_ends,
-                       "budget_guardrail_events": probe.guardrails.count("BUDGET"),
-                       "load_average_1m": {"before": round(load_before, 2),
-                                           "after": round(os.getloadavg()[0], 2)},
-                       "wall_time_s": round(elapsed, 1),
-                       "server": {"mode": "stream", "responder": "echo_responder",
-                                  "chunk_chars": chunk_chars,
-                                  "chunk_delay_s": chunk_delay_s},
-                       "logs": str(tmp),
-                   })
+        board.finish()
+        server.finish()
+    records = json.loads((tmp / "board.json").read_text())
+    requests = json.loads((tmp / "server.json").read_text())
+    # Everything measured, for a closer look (e.g. a turn without its SET_STATE).
+    (tmp / "turns.json").write_text(json.dumps({
+        "turns": [[t.index, t.text, t.sent_at, t.say_at] for t in turns],
+        "mood_changes": probe.mood_changes,
+    }))
+    result = analyse(turns, records, requests, warmup, MOOD_NAMES)
+    result.update({
+        "sessions": sum(t.session_start for t in turns),
+        "turns_per_session": turns_per_session,
+        "unexpected_session_ends": probe.unexpected_ends,
+        "budget_guardrail_events": probe.guardrails.count("BUDGET"),
+        "mood_changes": len(probe.mood_changes),
+        "load_average_1m": {"before": round(load_before, 2),
+                            "after": round(os.getloadavg()[0], 2)},
+        "wall_time_s": round(elapsed, 1),
+        "server": {"mode": "stream", "responder": "echo_responder, always happy",
+                   "chunk_chars": chunk_chars, "chunk_delay_s": chunk_delay_s},
+        "logs": str(tmp),
+    })
+    return result
 
 
-def analyse(turns: list[Turn], records: list[list[Any]], timings: list[Any], server: Any,
-            warmup: int, mood_names: dict[int, str], reply_emotion: str,
-            extra: dict[str, Any]) -> dict[str, Any]:
+# --- figures ----------------------------------------------------------------------------
+
+def analyse(turns: list[Turn], records: list[list[Any]], requests: list[dict[str, Any]],
+            warmup: int, mood_names: dict[int, str]) -> dict[str, Any]:
     """Match every turn with its server request and its SPEAKING face; compute figures."""
-    requests = server.requests
-    say_total: list[float] = []
-    say_over: list[float] = []
-    face_total: list[float] = []
-    face_over: list[float] = []
-    server_ms: list[float] = []
-    before: list[float] = []        # utterance -> the server has the request
-    say_after: list[float] = []     # server finished -> tts/say
-    face_after: list[float] = []    # server finished -> SET_STATE
+    series: dict[str, list[float]] = {k: [] for k in (
+        "server", "before", "say_total", "say_over", "say_after",
+        "face_total", "face_over", "face_after")}
     warm: list[dict[str, float]] = []
-    missed_say = missed_request = missed_face = shown_reply = 0
+    missed = {"say": 0, "server_request": 0, "face": 0}
+    shown_reply = 0
     for n, turn in enumerate(turns):
         t_next = turns[n + 1].sent_at if n + 1 < len(turns) else math.inf
         if turn.say_at is None:
-            missed_say += 1
+            missed["say"] += 1
             continue
         # The one chat request of this turn: the bridge sent it after the utterance and
         # the server finished it before the answer could be spoken.
-        mine = [t for t in timings if turn.sent_at <= t.received_at <= turn.say_at]
-        if len(mine) != 1 or not _asks_about(requests, mine[0], turn.text):
-            missed_request += 1
+        mine = [r for r in requests if turn.sent_at <= r["received_at"] <= turn.say_at]
+        if len(mine) != 1 or mine[0]["user_text"] != turn.text.removeprefix(WAKE):
+            missed["server_request"] += 1
             continue
-        server_s = mine[0].duration_s
-        received_at, finished_at = mine[0].received_at, mine[0].finished_at
+        received_at, finished_at = mine[0]["received_at"], mine[0]["finished_at"]
+        server_ms = (finished_at - received_at) * 1000.0
         # The SPEAKING conv state of this turn, then the next SET_STATE.
         speaking = next((r for r in records if r[0] == "conv" and r[1] == CONV_SPEAKING
                          and turn.sent_at <= r[3] < t_next), None)
         face = None if speaking is None else next(
             (r for r in records if r[0] == "state" and speaking[3] <= r[3] < t_next), None)
-        figures = {
-            "say_ms": (turn.say_at - turn.sent_at) * 1000.0,
-            "server_ms": server_s * 1000.0,
-        }
-        if face is not None:
-            figures["face_ms"] = (face[3] - turn.sent_at) * 1000.0
+        say_ms = (turn.say_at - turn.sent_at) * 1000.0
+        face_ms = None if face is None else (face[3] - turn.sent_at) * 1000.0
         if n < warmup:
+            figures = {"say_ms": say_ms, "server_ms": server_ms}
+            if face_ms is not None:
+                figures["face_ms"] = face_ms
             warm.append({k: round(v, 3) for k, v in figures.items()})
             continue
-        server_ms.append(figures["server_ms"])
-        say_total.append(figures["say_ms"])
-        say_over.append(figures["say_ms"] - figures["server_ms"])
-        before.append((received_at - turn.sent_at) * 1000.0)
-        say_after.append((turn.say_at - finished_at) * 1000.0)
-        if face is None:
-            missed_face += 1
-        else:
-            face_total.append(figures["face_ms"])
-            face_over.append(figures["face_ms"] - figures["server_ms"])
-            face_after.append((face[3] - finished_at) * 1000.0)
-            shown_reply += int(mood_names.get(face[1]) == reply_emotion)
+        series["server"].append(server_ms)
+        series["before"].append((received_at - turn.sent_at) * 1000.0)
+        series["say_total"].append(say_ms)
+        series["say_over"].append(say_ms - server_ms)
+        series["say_after"].append((turn.say_at - finished_at) * 1000.0)
+        if face is None or face_ms is None:
+            missed["face"] += 1
+            continue
+        series["face_total"].append(face_ms)
+        series["face_over"].append(face_ms - server_ms)
+        series["face_after"].append((face[3] - finished_at) * 1000.0)
+        shown_reply += int(mood_names.get(face[1]) == REPLY_EMOTION)
     result: dict[str, Any] = {
         "benchmark": "end_to_end",
         "graph": "buddy run --headless (one process, five nodes), face board on a pty",
         "utterances": len(turns),
         "warmup_excluded": min(warmup, len(turns)),
-        "samples": len(say_total),
-        "missed": {"say": missed_say, "server_request": missed_request,
-                   "face": missed_face},
-        "server_ms": summary(server_ms),
+        "samples": len(series["say_total"]),
+        "missed": missed,
+        "server_ms": summary(series["server"]),
         # Where the overhead is: before the server has the request (shared by both)...
-        "before_server_ms": summary(before),
+        "before_server_ms": summary(series["before"]),
         "say": {"event": "tts/say received",
-                "total_ms": summary(say_total), "overhead_ms": summary(say_over),
-                "after_server_ms": summary(say_after)},   # ... and after it finished
+                "total_ms": summary(series["say_total"]),
+                "overhead_ms": summary(series["say_over"]),
+                "after_server_ms": summary(series["say_after"])},  # ... and after it
         "face": {"event": "first SET_STATE after SET_CONV_STATE(SPEAKING)",
-                 "samples": len(face_total),
-                 "total_ms": summary(face_total), "overhead_ms": summary(face_over),
-                 "after_server_ms": summary(face_after),
-                 "reply_emotion": reply_emotion, "reply_emotion_shown": shown_reply},
+                 "samples": len(series["face_total"]),
+                 "total_ms": summary(series["face_total"]),
+                 "overhead_ms": summary(series["face_over"]),
+                 "after_server_ms": summary(series["face_after"]),
+                 "reply_emotion": REPLY_EMOTION, "reply_emotion_shown": shown_reply},
         "warmup": warm,
         "target_overhead_p99_ms": TARGET_OVERHEAD_P99_MS,
     }
-    result.update(extra)
     p99s = [result["say"]["overhead_ms"]["p99"], result["face"]["overhead_ms"]["p99"]]
-    result["meets_target"] = bool(say_total) and bool(face_total) and all(
-        p is not None and p < TARGET_OVERHEAD_P99_MS for p in p99s) and not missed_say
+    result["meets_target"] = (
+        all(p is not None and p < TARGET_OVERHEAD_P99_MS for p in p99s)
+        and missed["say"] == 0 and missed["face"] == 0
+    )
     return result
-
-
-def _asks_about(requests: list[dict[str, Any]], timing: Any, text: str) -> bool:
-    """The request's last user message is the utterance (wake phrase removed)."""
-    if timing.request_index is None or timing.request_index >= len(requests):
-        return False
-    users = [m for m in requests[timing.request_index].get("messages", [])
-             if m.get("role") == "user"]
-    return bool(users) and str(users[-1].get("content", "")) == text.removeprefix(WAKE)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--utterances", type=int, default=90,
-                        help="utterances to send (default: about 2 minutes)")
+                        help="utterances to send (default 90: about 2 minutes)")
     parser.add_argument("--warmup", type=int, default=3,
                         help="first utterances not counted")
-    parser.add_argument("--turns-per-session", type=int, default=10)
+    parser.add_argument("--turns-per-session", type=int, default=40)
     parser.add_argument("--chunk-chars", type=int, default=8,
                         help="fake server: characters per streamed event")
     parser.add_argument("--chunk-delay-ms", type=float, default=5.0,
                         help="fake server: pause after each streamed event")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--board-process", nargs=2, metavar=("RECORD_FILE", "LINK"),
-                        help=argparse.SUPPRESS)  # internal: the board subprocess
+    # internal: the helper processes
+    parser.add_argument("--board-process", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--server-process", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.board_process:
         return board_process(*args.board_process)
+    if args.server_process:
+        record_file, chunk_chars, chunk_delay_s = args.server_process
+        return server_process(record_file, int(chunk_chars), float(chunk_delay_s))
     result = run(args.utterances, args.warmup, args.turns_per_session, args.chunk_chars,
                  args.chunk_delay_ms / 1000.0, args.seed)
     if args.json:
