@@ -24,7 +24,7 @@ import math
 import queue
 import random
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from rclpy.node import Node
@@ -158,6 +158,7 @@ class LlmBridgeNode(Node):
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="llm_bridge")
         self._results: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._cancels: dict[int, threading.Event] = {}
+        self._jobs: list[Future[None]] = []  # submitted worker jobs (read by jobs_in_flight)
         self._closing = threading.Event()
         self._wake = self.create_guard_condition(self._drain)
 
@@ -365,11 +366,22 @@ class LlmBridgeNode(Node):
         if step.call is not None and self._client is not None and not self._closing.is_set():
             cancel = threading.Event()
             self._cancels[step.call.ticket] = cancel
-            self._pool.submit(self._run_call, step.call, cancel)
+            self._track(self._pool.submit(self._run_call, step.call, cancel))
         if step.probe and self._client is not None and not self._closing.is_set():
-            self._pool.submit(self._run_probe)
+            self._track(self._pool.submit(self._run_probe))
         for note in step.notes:
             self.get_logger().info(note)
+
+    def _track(self, job: Future[None]) -> None:
+        self._jobs = [j for j in self._jobs if not j.done()]
+        self._jobs.append(job)
+
+    @property
+    def jobs_in_flight(self) -> int:
+        """Worker jobs (LLM calls, server probes) that have not finished yet. Read-only:
+        sim-time replay (tools/sim_graph.py) waits for them, so that a result reaches the
+        executor at the same point of the event sequence on every run."""
+        return sum(1 for j in self._jobs if not j.done())
 
     def _publish_conversation(self, events: list[Any], stamp: Any) -> None:
         for c in events:

@@ -67,12 +67,15 @@ class RequestTiming:
         return self.finished_at - self.received_at
 
 
-def scripted(answers: list[dict[str, Any]]) -> Responder:
-    """A responder that returns `answers` in turn, then repeats the last one."""
+def scripted(answers: list[dict[str, Any]], *, cycle: bool = False) -> Responder:
+    """A responder that returns `answers` in turn, then repeats the last one (or, with
+    `cycle`, starts over: a long scripted conversation from a short script)."""
+    if not answers:
+        raise ValueError("scripted() needs at least one answer")
     state = {"i": 0}
 
     def respond(_request: dict[str, Any]) -> dict[str, Any]:
-        i = min(state["i"], len(answers) - 1)
+        i = state["i"] % len(answers) if cycle else min(state["i"], len(answers) - 1)
         state["i"] += 1
         return answers[i]
 

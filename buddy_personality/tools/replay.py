@@ -1,0 +1,409 @@
+"""`buddy replay BAG`: replay a bag's inputs into the graph under sim time, at full speed,
+and compare the graph's outputs with the recorded ones (DESIGN §1.6, §7).
+
+    buddy replay BAG [--json] [--tolerance X] [--topics T ...] [--write-bag OUT]
+                     [--step S] [--set NODE.PARAM=VALUE ...] [--seed N] [--max-diffs N]
+
+Inputs are the topics that come from outside the graph (speech/utterance, tts/speaking,
+system/events except the bridge's SERVER_ONLINE/OFFLINE, identity/events,
+consent/events, face/button, face/touch); outputs are the topics the five nodes publish.
+The graph is rebuilt as the bag says (custom_data `buddy.sim_setup`, written by the sim:
+start time, seeds, time zone, parameter overrides, prior RS-2 usage, the scripted LLM
+responder), or from robot.yaml for a bag recorded on the robot.
+
+Steps: the bag's own /clock when it has one (bags written by the sim: the same steps
+again), else a grid of --step seconds (default 0.1 s, the LLM bridge's tick period) plus
+the time of every input. Exit status: 0 the outputs match, 1 they differ (a readable
+diff is printed), 2 the bag cannot be read or replayed. Details: docs/REPLAY.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from buddy_personality.tools.bag_compare import (
+    CompareReport,
+    Record,
+    TopicRule,
+    compare,
+    flatten,
+    format_report,
+    report_json,
+)
+from buddy_personality.tools.bagio import (
+    BagContents,
+    BagError,
+    BagMessage,
+    deserialize,
+    plain,
+    read_bag,
+    write_bag,
+)
+from buddy_personality.tools.scenarios.responders import start_llm
+from buddy_personality.tools.sim_graph import (
+    CLOCK_TOPIC,
+    INPUT_TOPICS,
+    NAMESPACE,
+    SETUP_KEY,
+    Captured,
+    SimError,
+    SimGraph,
+    SimSetup,
+    relative,
+)
+
+DEFAULT_STEP_S = 0.1       # the LLM bridge's tick period, the fastest sim-time timer
+DEFAULT_TOLERANCE = 1e-6
+SERVER_KINDS = (5, 6)      # SystemEvent.SERVER_ONLINE / SERVER_OFFLINE: the bridge's own
+LATCHED_TOPICS = ("personality/snapshot", "personality/llm_profile", "conversation/phase",
+                  "governor/state", "identity/state", "consent/state", "face/state",
+                  "personality/affect_markers")
+
+# Not compared, and why (docs/REPLAY.md).
+NOT_COMPARED: dict[str, str] = {
+    "/diagnostics": "wall-clock figures (latencies, rates)",
+    "/rosout": "log lines",
+    "/parameter_events": "parameter bookkeeping",
+    CLOCK_TOPIC: "the step schedule itself",
+}
+
+RULES: dict[str, TopicRule] = {
+    # The face driver runs its link on the steady clock by design (face_driver_node.py):
+    # its 50 Hz tick and 1 s keepalive republish interleave with the sim's events at
+    # wall-clock moments, so within one sim step it may show a passing state or repeat
+    # itself. What it shows at the end of each step, and when that changes, is fixed.
+    "face/state": TopicRule(ignore=frozenset({"snapshot_age_s"}), dedupe=True,
+                            settled=True,
+                            why="state at the end of each step, as a sequence of changes; "
+                                "snapshot_age_s is wall time"),
+    # Both an input (power monitor) and an output (the bridge's SERVER_ONLINE/OFFLINE,
+    # whose detail is the server's URL: a loopback port that differs on every run).
+    "system/events": TopicRule(keep=lambda f: f.get("kind") in SERVER_KINDS,
+                               ignore=frozenset({"detail"}),
+                               why="outputs only: SERVER_ONLINE / SERVER_OFFLINE"),
+}
+
+
+@dataclass(slots=True)
+class ReplayResult:
+    report: CompareReport
+    setup: SimSetup
+    inputs: int
+    steps: int
+    sim_s: float
+    wall_s: float
+    captures: list[Captured] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok
+
+
+# -- what a bag message is -----------------------------------------------------------
+
+
+def infer_namespace(topics: Iterable[str]) -> str:
+    """The namespace most topics share ('/buddy/tts/say' -> 'buddy')."""
+    counts: dict[str, int] = {}
+    for topic in topics:
+        parts = topic.strip("/").split("/")
+        if len(parts) > 1:
+            counts[parts[0]] = counts.get(parts[0], 0) + 1
+    return max(counts, key=lambda k: counts[k]) if counts else NAMESPACE
+
+
+def _fields(m: BagMessage | Captured) -> dict[str, Any]:
+    return flatten(plain(deserialize(m.type_name, m.data)))
+
+
+def is_input(msg: BagMessage, namespace: str) -> bool:
+    """Published from outside the graph (DESIGN §3), so replay publishes it."""
+    rel = relative(msg.topic, namespace)
+    if rel not in INPUT_TOPICS:
+        return False
+    if rel == "system/events":
+        return _fields(msg).get("kind") not in SERVER_KINDS
+    return True
+
+
+def is_output_topic(topic: str, namespace: str) -> bool:
+    rel = relative(topic, namespace)
+    if topic in NOT_COMPARED or rel == topic:  # outside the namespace
+        return False
+    return rel not in INPUT_TOPICS or rel in RULES  # mixed topics keep their outputs
+
+
+def _records(messages: Iterable[BagMessage | Captured], namespace: str,
+             only: Iterable[str]) -> dict[str, list[Record]]:
+    """The messages on the output topics `only` (relative names), as records."""
+    wanted = set(only)
+    out: dict[str, list[Record]] = {t: [] for t in wanted}
+    for m in messages:
+        rel = relative(m.topic, namespace)
+        if rel in wanted:
+            out[rel].append(Record(m.t_ns * 1e-9, _fields(m)))
+    return out
+
+
+def compared_topics(types: Iterable[str], namespace: str,
+                    topics: Sequence[str] | None) -> list[str]:
+    """The bag's output topics (relative), or those of them named in `topics`."""
+    out = []
+    for topic in types:
+        rel = relative(topic, namespace)
+        if not is_output_topic(topic, namespace):
+            continue
+        if topics and rel not in topics and topic not in topics:
+            continue
+        out.append(rel)
+    return sorted(out)
+
+
+# -- the step schedule ---------------------------------------------------------------
+
+
+def clock_schedule(contents: BagContents) -> list[int]:
+    """The /clock values of a bag written by the sim (ns), in order; [] when none."""
+    times = []
+    for m in contents.messages:
+        if m.topic == CLOCK_TOPIC:
+            c = deserialize(m.type_name, m.data).clock
+            times.append(int(c.sec) * 1_000_000_000 + int(c.nanosec))
+    return sorted(set(times))
+
+
+def grid_schedule(start_ns: int, end_ns: int, step_s: float) -> list[int]:
+    step = max(1, round(step_s * 1e9))
+    return list(range(start_ns + step, end_ns + step, step))
+
+
+def slack_function(schedule: Sequence[int]) -> Callable[[float], float]:
+    """One sim step at time t: the gap between the schedule points around t."""
+    points = [t * 1e-9 for t in schedule]
+
+    def slack(t: float) -> float:
+        if len(points) < 2:
+            return 0.0
+        i = bisect.bisect_right(points, t)
+        lo = points[max(0, i - 1)]
+        hi = points[min(len(points) - 1, i)]
+        before = points[max(0, i - 2)] if i >= 2 else lo
+        return max(hi - lo, lo - before)
+
+    return slack
+
+
+# -- the replay ----------------------------------------------------------------------
+
+
+def setup_from_bag(contents: BagContents) -> tuple[SimSetup, list[str]]:
+    """The graph the bag was recorded with: the sim's own setup, or robot.yaml and the
+    host's time zone for a bag recorded on the robot."""
+    warnings: list[str] = []
+    text = contents.custom_data.get(SETUP_KEY)
+    if text:
+        try:
+            return SimSetup.from_json(text), warnings
+        except (ValueError, TypeError) as exc:
+            raise BagError(f"{contents.path}: custom_data {SETUP_KEY} unreadable: {exc}") \
+                from exc
+    first = contents.messages[0].t_ns if contents.messages else 0
+    warnings.append("no sim setup in the bag (recorded on the robot?): replaying with "
+                    "robot.yaml, seed 0, the host's time zone, no LLM server, starting "
+                    "at the first message; outputs match only if the bag was recorded "
+                    "from the graph's start under the same conditions (docs/REPLAY.md)")
+    return SimSetup(start_s=first * 1e-9, tz=""), warnings
+
+
+def apply_overrides(setup: SimSetup, sets: Sequence[str], seed: int | None) -> SimSetup:
+    """`NODE.PARAM=VALUE` overrides (VALUE as JSON when it parses, else a string)."""
+    overrides = {node: dict(params) for node, params in setup.overrides.items()}
+    for item in sets:
+        key, sep, raw = item.partition("=")
+        node, dot, param = key.partition(".")
+        if not sep or not dot or not param:
+            raise ValueError(f"--set wants NODE.PARAM=VALUE, got {item!r}")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        overrides.setdefault(node, {})[param] = value
+    return SimSetup(start_s=setup.start_s, seed=setup.seed if seed is None else seed,
+                    tz=setup.tz, daily_conversation_s=setup.daily_conversation_s,
+                    llm=setup.llm, overrides=overrides, params_file=setup.params_file)
+
+
+def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
+               topics: Sequence[str] | None = None, step_s: float = DEFAULT_STEP_S,
+               sets: Sequence[str] = (), seed: int | None = None,
+               setup: SimSetup | None = None, max_mismatches: int = 20,
+               progress: Callable[[int, int], None] | None = None,
+               contents: BagContents | None = None) -> ReplayResult:
+    """Replay the bag's inputs and compare. Raises BagError for an unusable bag."""
+    contents = contents or read_bag(path)
+    if not contents.messages:
+        raise BagError(f"{contents.path} holds no messages")
+    namespace = infer_namespace(contents.types)
+    warnings: list[str] = []
+    if setup is None:
+        setup, warnings = setup_from_bag(contents)
+    try:
+        setup = apply_overrides(setup, sets, seed)
+    except ValueError as exc:
+        raise BagError(str(exc)) from exc
+    start_ns = round(setup.start_s * 1e9)
+    end_ns = max(m.t_ns for m in contents.messages)
+    schedule = clock_schedule(contents) or grid_schedule(start_ns, end_ns, step_s)
+    inputs = [m for m in contents.messages if is_input(m, namespace)]
+    for m in inputs:
+        if relative(m.topic, namespace) not in INPUT_TOPICS:
+            raise BagError(f"unknown input topic {m.topic}")
+    # clock steps first at equal times, then the inputs in recorded order
+    events: list[tuple[int, int, int, BagMessage | None]] = [
+        (t, 0, k, None) for k, t in enumerate(schedule) if t > start_ns]
+    events += [(max(m.t_ns, start_ns), 1, k, m) for k, m in enumerate(inputs)]
+    events.sort(key=lambda e: (e[0], e[1], e[2]))
+    try:
+        server = start_llm(setup.llm)
+    except ValueError as exc:
+        raise BagError(f"{contents.path}: {exc}") from exc
+    wall = time.monotonic()
+    try:
+        with SimGraph(setup, llm_url=server.url if server else "",
+                      namespace=namespace) as graph:
+            for k, (t_ns, _kind, _i, msg) in enumerate(events):
+                graph.advance_to_ns(max(t_ns, graph.now_ns))
+                if msg is not None:
+                    graph.publish_raw(relative(msg.topic, namespace), msg.data)
+                if progress is not None and (k % 50 == 0 or k == len(events) - 1):
+                    progress(k + 1, len(events))
+            captures = list(graph.captures)
+            steps = graph.steps
+            sim_s = graph.now - setup.start_s
+    finally:
+        if server is not None:
+            server.stop()
+    wall_s = time.monotonic() - wall
+    wanted = compared_topics(contents.types, namespace, topics)
+    if topics and not wanted:
+        raise BagError(f"none of {', '.join(topics)} is an output topic of the bag")
+    recorded = _records(contents.messages, namespace, wanted)
+    replayed = _records(captures, namespace, wanted)
+    skipped = {t: why for t, why in NOT_COMPARED.items() if t in contents.types}
+    for topic in sorted({c.topic for c in captures} - set(contents.types)):
+        if is_output_topic(topic, namespace):
+            skipped[relative(topic, namespace)] = "replayed but not in the bag"
+    report = compare(recorded, replayed, rules=RULES, tolerance=tolerance,
+                     stamp_slack=slack_function(schedule), max_mismatches=max_mismatches,
+                     t0=setup.start_s, not_compared=skipped)
+    return ReplayResult(report, setup, len(inputs), steps, sim_s, wall_s, captures,
+                        warnings)
+
+
+def captures_as_bag_messages(captures: Iterable[Captured]) -> list[BagMessage]:
+    return [BagMessage(c.topic, c.type_name, c.t_ns, c.data) for c in captures]
+
+
+def latched_topics(namespace: str = NAMESPACE) -> list[str]:
+    return [f"/{namespace}/{t}" for t in LATCHED_TOPICS]
+
+
+# -- command line --------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="buddy replay", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("bag", type=Path, help="rosbag2 directory, .mcap or .db3 file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE,
+                   help=f"absolute tolerance of float fields (default {DEFAULT_TOLERANCE:g})")
+    p.add_argument("--topics", nargs="+", default=None, metavar="TOPIC",
+                   help="compare only these output topics (relative or absolute)")
+    p.add_argument("--step", type=float, default=DEFAULT_STEP_S,
+                   help="sim step for a bag without /clock (default 0.1 s)")
+    p.add_argument("--set", dest="sets", action="append", default=[],
+                   metavar="NODE.PARAM=VALUE", help="override a parameter of the replay")
+    p.add_argument("--seed", type=int, default=None, help="override the seeds")
+    p.add_argument("--max-diffs", type=int, default=5,
+                   help="mismatches shown per topic (default 5)")
+    p.add_argument("--write-bag", type=Path, default=None, metavar="OUT",
+                   help="write what the replay published (inputs, outputs, /clock) to OUT")
+    return p
+
+
+def _progress_bar() -> Any:
+    from rich.console import Console  # noqa: PLC0415
+    from rich.progress import (  # noqa: PLC0415
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return None
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), transient=True, console=console)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ns = build_parser().parse_args(argv)
+    if ns.write_bag is not None and ns.write_bag.exists():
+        print(f"buddy replay: {ns.write_bag} already exists", file=sys.stderr)
+        return 2
+    bar = _progress_bar()
+    try:
+        if bar is not None:
+            with bar:
+                task = bar.add_task(f"reading {ns.bag}", total=None)
+                contents = read_bag(ns.bag, progress=lambda i, n: bar.update(
+                    task, completed=i, total=n))
+                bar.update(task, description="replaying", completed=0, total=None)
+                result = replay_bag(ns.bag, contents=contents, tolerance=ns.tolerance,
+                                    topics=ns.topics, step_s=ns.step, sets=ns.sets,
+                                    seed=ns.seed, max_mismatches=max(ns.max_diffs, 1),
+                                    progress=lambda k, n: bar.update(task, completed=k,
+                                                                     total=n))
+        else:
+            result = replay_bag(ns.bag, tolerance=ns.tolerance, topics=ns.topics,
+                                step_s=ns.step, sets=ns.sets, seed=ns.seed,
+                                max_mismatches=max(ns.max_diffs, 1))
+    except (BagError, SimError) as exc:
+        print(f"buddy replay: {exc}", file=sys.stderr)
+        return 2
+    for warning in result.warnings:
+        print(f"buddy replay: warning: {warning}", file=sys.stderr)
+    if ns.write_bag is not None:
+        write_bag(ns.write_bag, captures_as_bag_messages(result.captures),
+                  latched=latched_topics(infer_namespace(c.topic for c in result.captures)),
+                  custom_data={SETUP_KEY: result.setup.to_json()})
+    summary = (f"{result.inputs} inputs, {result.steps} steps, {result.sim_s:.0f} s of "
+               f"sim time in {result.wall_s:.1f} s")
+    if ns.json:
+        doc = report_json(result.report)
+        doc.update(inputs=result.inputs, steps=result.steps, sim_s=round(result.sim_s, 3),
+                   wall_s=round(result.wall_s, 3), warnings=result.warnings,
+                   setup=json.loads(result.setup.to_json()))
+        print(json.dumps(doc))
+    else:
+        print(f"buddy replay {ns.bag}: {summary}")
+        print(format_report(result.report, max_per_topic=max(ns.max_diffs, 1)))
+        if ns.write_bag is not None:
+            print(f"replayed messages written to {ns.write_bag}")
+    return 0 if result.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
