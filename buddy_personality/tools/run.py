@@ -17,13 +17,14 @@ REDRAW_PERIOD_S = 0.1  # at most 10 redraws a second, and only when something ch
 def run(ns: argparse.Namespace) -> int:
     confine_dds()
     import rclpy  # noqa: PLC0415 - after confine_dds: rmw reads the environment at init
-    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  # noqa: PLC0415
+    from rclpy.executors import ExternalShutdownException  # noqa: PLC0415
 
     from buddy_personality.nodes.bringup import (  # noqa: PLC0415
         GraphOptions,
         create_graph,
         default_params_file,
     )
+    from buddy_personality.nodes.common.executor import make_executor  # noqa: PLC0415
     from buddy_personality.nodes.common.parameters import ParameterError  # noqa: PLC0415
 
     params = ns.params or str(default_params_file())
@@ -38,7 +39,7 @@ def run(ns: argparse.Namespace) -> int:
         "llm_bridge": {"server_url": ns.llm_url},
     })
     nodes = []
-    executor = SingleThreadedExecutor()
+    executor = make_executor()  # a SingleThreadedExecutor with a cached wait set (issue 8)
     view: _View | None = None
     try:
         nodes = create_graph(options)

@@ -7,10 +7,11 @@ import sys
 from collections.abc import Callable, Sequence
 
 import rclpy
-from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 
 from buddy_personality.dds_confinement import confine_dds
+from buddy_personality.nodes.common.executor import make_executor
 from buddy_personality.nodes.common.parameters import ParameterError
 
 
@@ -27,9 +28,10 @@ def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> 
     confine_dds()
     rclpy.init(args=list(args) if args is not None else sys.argv)
     node: Node | None = None
+    executor = None
     try:
         node = factory()
-        executor = SingleThreadedExecutor()
+        executor = make_executor()  # cached wait set: cheap wake-ups (issue 8, idle CPU)
         executor.add_node(node)
         executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
@@ -45,6 +47,8 @@ def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> 
             return 0
         raise
     finally:
+        if executor is not None:
+            executor.shutdown()
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()

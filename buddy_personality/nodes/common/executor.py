@@ -1,0 +1,427 @@
+"""A SingleThreadedExecutor that does not rebuild its wait set in Python on every wake.
+
+Why: rclpy's executor (Jazzy, rclpy 7.x) gathers every subscription, timer, service,
+guard condition and QoS event handler of every node, enters each one's handle through a
+`contextlib.ExitStack`, adds up `NumberOfEntities` objects, builds a new rcl wait set and
+scans all waitables again (`wt in waitables`, quadratic) on *every* wake. The all-in-one
+graph has about 330 such entities (five nodes: 50 services, 26 subscriptions, 112 QoS
+event handlers, ...), so each wake cost ~2-3 ms of CPU, and each callback also
+re-triggered the executor's own guard condition, which forced one more empty wake. At
+the face driver's 50 Hz tick that was ~25 % of one core with nobody talking (issue 8
+measured 27.9 %).
+
+`LeanExecutor` runs the same callbacks in the same order with the same rules, but:
+- the list of entities is kept between wakes and rebuilt only when a node's entity
+  lists change (compared by identity: cheap tuples, no Python loop per entity);
+- the rcl wait set is reused while its sizes stay the same; each wake only re-adds the
+  handles (rcl_wait empties the slots of entities that were not ready);
+- handles are still marked in use (entered) for the duration of each wait, as rclpy
+  does, so an entity destroyed from another thread is finalised only after the wait;
+- only the entities that rcl reports ready are looked up (a dict by pointer);
+- a handler does not re-trigger the executor's guard condition after taking its work:
+  that wake-up exists for multi-threaded executors, a single thread rebuilds anyway;
+- the spin_once timeout is a deadline passed to rcl_wait, not a new rcl timer per call.
+
+Anything unusual falls back to rclpy's own implementation for that wake: a pending
+coroutine task, an entity that is still marked as being executed, a callback group
+other than rclpy's two standard kinds, a busy mutually exclusive group, or a handle
+that was destroyed under us. Everything used here is rclpy 7 API (Jazzy); if this rclpy
+lacks any of it, `make_executor()` returns the stock SingleThreadedExecutor.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterable
+from dataclasses import dataclass, field
+from operator import attrgetter, methodcaller
+from typing import Any
+
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.context import Context
+from rclpy.event_handler import EventHandler
+from rclpy.exceptions import InvalidHandle
+from rclpy.executors import (
+    ConditionReachedException,
+    ExternalShutdownException,
+    ShutdownException,
+    SingleThreadedExecutor,
+    TimeoutException,
+    TimeoutObject,
+)
+from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
+from rclpy.node import Node
+from rclpy.task import Task
+from rclpy.utilities import timeout_sec_to_nsec
+
+# rclpy keeps the rcl event handle of a QoS EventHandler private (name-mangled).
+_EVENT_ATTR = "_EventHandler__event"
+_executor_event = attrgetter("_executor_event")
+
+
+@dataclass(slots=True)
+class ExecutorStats:
+    """Counters for benchmarks and tests: how often the executor woke and rebuilt."""
+
+    waits: int = 0          # rcl_wait calls on the lean path
+    plan_builds: int = 0    # entity lists gathered again (a node's entities changed)
+    wait_set_builds: int = 0
+    fallbacks: int = 0      # wakes handled by rclpy's own implementation
+
+
+@dataclass(slots=True)
+class _Plan:
+    """Everything one wake needs, gathered once per change of the nodes' entities."""
+
+    signature: tuple[Any, ...]
+    nodes: list[Node]
+    timers: list[tuple[Any, Node]] = field(default_factory=list)
+    subscriptions: list[tuple[Any, Node]] = field(default_factory=list)
+    node_guards: list[tuple[Any, Node]] = field(default_factory=list)
+    clients: list[tuple[Any, Node]] = field(default_factory=list)
+    services: list[tuple[Any, Node]] = field(default_factory=list)
+    events: list[tuple[EventHandler, Node]] = field(default_factory=list)
+    waitables: list[tuple[Any, Node]] = field(default_factory=list)  # other Waitables
+    # the rcl handles, in the order they are added to the wait set
+    sub_handles: list[Any] = field(default_factory=list)
+    client_handles: list[Any] = field(default_factory=list)
+    service_handles: list[Any] = field(default_factory=list)
+    timer_handles: list[Any] = field(default_factory=list)
+    guard_handles: list[Any] = field(default_factory=list)  # node guards + executor's two
+    event_handles: list[Any] = field(default_factory=list)
+    entities: list[Any] = field(default_factory=list)   # everything with _executor_event
+    groups: list[Any] = field(default_factory=list)     # distinct callback groups
+    rank: dict[int, int] = field(default_factory=dict)  # id(entity) -> rclpy's order
+    by_ptr: dict[str, dict[int, tuple[Any, Node]]] = field(default_factory=dict)
+    wait_set: Any = None
+    wait_set_sizes: tuple[int, ...] = ()
+
+    def all_handles(self) -> list[Any]:
+        return (self.sub_handles + self.client_handles + self.service_handles
+                + self.timer_handles + self.guard_handles + self.event_handles)
+
+
+def _signature(nodes: Iterable[Node]) -> tuple[Any, ...]:
+    """Identity of every entity of every node, in order (tuples compare by identity
+    first, so an unchanged graph compares in C without touching the entities)."""
+    return tuple(
+        (node, tuple(node.subscriptions), tuple(node.timers), tuple(node.clients),
+         tuple(node.services), tuple(node.guards), tuple(node.waitables))
+        for node in nodes
+    )
+
+
+def _is_plain_event(waitable: Any) -> bool:
+    """A QoS event handler whose wait-set methods are rclpy's own, so its rcl event
+    handle can be added directly (skipping its Python context-manager layers)."""
+    kind = type(waitable)
+    return (isinstance(waitable, EventHandler)
+            and hasattr(waitable, _EVENT_ATTR)
+            and kind.add_to_wait_set is EventHandler.add_to_wait_set
+            and kind.is_ready is EventHandler.is_ready
+            and kind.__enter__ is EventHandler.__enter__)
+
+
+def _consume(iterator: Iterable[Any]) -> None:
+    deque(iterator, maxlen=0)
+
+
+_enter = methodcaller("__enter__")
+_exit = methodcaller("__exit__", None, None, None)
+
+
+class LeanExecutor(SingleThreadedExecutor):
+    """SingleThreadedExecutor with a cached wait set (see the module docstring)."""
+
+    def __init__(self, *, context: Context | None = None) -> None:
+        super().__init__(context=context)
+        self._plan: _Plan | None = None
+        self._plan_dirty = True
+        self.stats = ExecutorStats()
+
+    # --- rclpy hooks ---------------------------------------------------------------------
+
+    def shutdown(self, timeout_sec: float | None = None) -> bool:
+        done = super().shutdown(timeout_sec)
+        self._plan = None
+        return done
+
+    def add_node(self, node: Node) -> bool:
+        self._plan_dirty = True
+        return super().add_node(node)
+
+    def remove_node(self, node: Node) -> None:
+        super().remove_node(node)
+        self._plan = None
+
+    def wake(self) -> None:
+        # rclpy calls this when a node creates or destroys an entity (and when a future
+        # completes): look at the nodes' entity lists again before the next wait.
+        self._plan_dirty = True
+        super().wake()
+
+    def _make_handler(self, entity: Any, node: Node, take_from_wait_list: Callable) -> Task:
+        """rclpy's handler, minus the guard-condition triggers after the take and after
+        the callback (they only wake other threads of a multi-threaded executor; here
+        they cost one empty wake per callback)."""
+        entity._executor_event = True
+
+        async def handler(entity: Any, gc: Any, is_shutdown: bool, work_tracker: Any) -> None:
+            if is_shutdown or not entity.callback_group.beginning_execution(entity):
+                entity._executor_event = False
+                gc.trigger()
+                return
+            with work_tracker:
+                call_coroutine = take_from_wait_list(entity)
+                entity._executor_event = False
+                try:
+                    if call_coroutine is not None:
+                        await call_coroutine()
+                finally:
+                    entity.callback_group.ending_execution(entity)
+
+        task = Task(handler, (entity, self._guard, self._is_shutdown, self._work_tracker),
+                    executor=self)
+        with self._tasks_lock:
+            self._tasks.append((task, entity, node))
+        return task
+
+    def _wait_for_ready_callbacks(
+        self,
+        timeout_sec: float | TimeoutObject | None = None,
+        nodes: list[Node] | None = None,
+        condition: Callable[[], bool] = lambda: False,
+    ) -> Generator[tuple[Task, Any, Node], None, None]:
+        timeout_nsec = timeout_sec_to_nsec(
+            timeout_sec.timeout if isinstance(timeout_sec, TimeoutObject) else timeout_sec)
+        deadline = None if timeout_nsec < 0 else time.monotonic_ns() + timeout_nsec
+        yielded_work = False
+        while not yielded_work and not self._is_shutdown and not condition():
+            nodes_to_use = nodes if nodes is not None else self.get_nodes()
+            # As rclpy: resume tasks in progress (coroutine callbacks awaiting a future)
+            # before waiting for new work, and forget the finished ones.
+            with self._tasks_lock:
+                tasks = list(self._tasks)
+            if tasks:
+                for task, entity, node in reversed(tasks):
+                    if (not task.executing() and not task.done()
+                            and (node is None or node in nodes_to_use)):
+                        yielded_work = True
+                        yield task, entity, node
+                with self._tasks_lock:
+                    self._tasks = [t for t in self._tasks
+                                   if not t[0].done() and not t[0].cancelled()]
+            plan = self._usable_plan(nodes_to_use)
+            if plan is None:
+                # rclpy's own implementation for this wake, bounded by what is left of
+                # our deadline; its TimeoutException is ours only once that has passed.
+                self.stats.fallbacks += 1
+                remaining = None if deadline is None else max(
+                    0.0, (deadline - time.monotonic_ns()) * 1e-9)
+                try:
+                    for work in super()._wait_for_ready_callbacks(remaining, nodes, condition):
+                        yielded_work = True
+                        yield work
+                except TimeoutException:
+                    if deadline is None or time.monotonic_ns() < deadline:
+                        continue
+                    raise
+                continue
+            # Handlers are made one at a time, as rclpy does: each after the previous
+            # one ran, so a group made busy meanwhile is respected.
+            for entity, node, take in self._wait(plan, deadline):
+                if entity.callback_group.can_execute(entity):
+                    yielded_work = True
+                    yield self._make_handler(entity, node, take), entity, node
+            if deadline is not None and time.monotonic_ns() >= deadline:
+                raise TimeoutException()
+        if self._is_shutdown:
+            raise ShutdownException()
+        if condition():
+            raise ConditionReachedException()
+
+    # --- the plan ------------------------------------------------------------------------
+
+    def _usable_plan(self, nodes: list[Node]) -> _Plan | None:
+        """The cached plan if the lean path may serve this wake, else None (fallback)."""
+        plan = self._plan
+        if plan is None or self._plan_dirty or plan.nodes != nodes:
+            self._plan_dirty = False
+            signature = _signature(nodes)
+            if plan is None or plan.signature != signature:
+                plan = self._plan = self._build_plan(nodes, signature)
+                if plan is None:
+                    self._plan_dirty = True  # try again next wake
+                    return None
+        if any(map(_executor_event, plan.entities)):
+            return None
+        for group in plan.groups:
+            if type(group) is MutuallyExclusiveCallbackGroup and group._active_entity is not None:
+                return None
+        return plan
+
+    def _build_plan(self, nodes: list[Node], signature: tuple[Any, ...]) -> _Plan | None:
+        self.stats.plan_builds += 1
+        plan = _Plan(signature=signature, nodes=list(nodes))
+        groups: dict[int, Any] = {}
+
+        def note(entity: Any) -> None:
+            plan.rank[id(entity)] = len(plan.entities)
+            plan.entities.append(entity)
+            groups[id(entity.callback_group)] = entity.callback_group
+
+        try:
+            # rclpy's order: all waitables first, then per node timers, subscriptions,
+            # guard conditions, clients, services.
+            for node in nodes:
+                for wt in node.waitables:
+                    note(wt)
+                    if _is_plain_event(wt):
+                        plan.events.append((wt, node))
+                        plan.event_handles.append(getattr(wt, _EVENT_ATTR))
+                    else:
+                        plan.waitables.append((wt, node))
+            for node in nodes:
+                for kind, entities, into, handles in (
+                    ("timer", node.timers, plan.timers, plan.timer_handles),
+                    ("subscription", node.subscriptions, plan.subscriptions,
+                     plan.sub_handles),
+                    ("guard_condition", node.guards, plan.node_guards, plan.guard_handles),
+                    ("client", node.clients, plan.clients, plan.client_handles),
+                    ("service", node.services, plan.services, plan.service_handles),
+                ):
+                    ptrs = plan.by_ptr.setdefault(kind, {})
+                    for entity in entities:
+                        note(entity)
+                        into.append((entity, node))
+                        handles.append(entity.handle)
+                        ptrs[entity.handle.pointer] = (entity, node)
+        except InvalidHandle:
+            return None  # destroyed while we looked: rclpy's path skips it
+        plan.groups = list(groups.values())
+        if any(type(g) not in (MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup)
+               for g in plan.groups):
+            return None  # a custom group may refuse per entity: let rclpy decide
+        return plan
+
+    # --- one wake ------------------------------------------------------------------------
+
+    def _wait(self, plan: _Plan, deadline: int | None) -> list[tuple[Any, Node, Callable]]:
+        """Wait once on the plan's wait set; (entity, node, take) for what became ready,
+        in rclpy's order. Raises ShutdownException / ExternalShutdownException."""
+        # A guard condition that fired while its node could not take it: fire it again.
+        for gc, _node in plan.node_guards:
+            if gc._executor_triggered:
+                gc.trigger()
+        own_guards = (self._guard, self._sigint_gc)
+        handles = plan.all_handles()
+        handles.extend(gc.handle for gc in own_guards)
+        entered: list[Any] = []
+        generic: list[tuple[Any, Node]] = []
+        try:
+            try:
+                for handle in handles:  # in use: not finalised during the wait
+                    handle.__enter__()
+                    entered.append(handle)
+                for wt, node in plan.waitables:
+                    wt.__enter__()
+                    entered.append(wt)
+                    generic.append((wt, node))
+                self._context.handle.__enter__()
+                entered.append(self._context.handle)
+            except InvalidHandle:
+                self._plan = None  # something was destroyed: gather again next time
+                return []
+            wait_set = self._wait_set_for(plan, generic)
+            wait_set.clear_entities()
+            _consume(map(wait_set.add_subscription, plan.sub_handles))
+            _consume(map(wait_set.add_client, plan.client_handles))
+            _consume(map(wait_set.add_service, plan.service_handles))
+            _consume(map(wait_set.add_timer, plan.timer_handles))
+            _consume(map(wait_set.add_guard_condition, plan.guard_handles))
+            for gc in own_guards:
+                wait_set.add_guard_condition(gc.handle)
+            for (handler, _node), index in zip(
+                    plan.events, map(wait_set.add_event, plan.event_handles), strict=True):
+                handler._event_index = index
+            for wt, _ in generic:
+                wt.add_to_wait_set(wait_set)
+
+            timeout = -1 if deadline is None else max(0, deadline - time.monotonic_ns())
+            self.stats.waits += 1
+            wait_set.wait(timeout)
+            if self._is_shutdown:
+                raise ShutdownException()
+            if not self._context.ok():
+                raise ExternalShutdownException()
+            return self._collect(plan, wait_set, own_guards, generic)
+        finally:
+            _consume(map(_exit, reversed(entered)))
+
+    def _wait_set_for(self, plan: _Plan, generic: list[tuple[Any, Node]]) -> Any:
+        sizes = [len(plan.sub_handles), len(plan.guard_handles) + 2, len(plan.timer_handles),
+                 len(plan.client_handles), len(plan.service_handles), len(plan.event_handles)]
+        for wt, _ in generic:
+            n = wt.get_num_entities()
+            sizes[0] += n.num_subscriptions
+            sizes[1] += n.num_guard_conditions
+            sizes[2] += n.num_timers
+            sizes[3] += n.num_clients
+            sizes[4] += n.num_services
+            sizes[5] += n.num_events
+        key = tuple(sizes)
+        if plan.wait_set is None or plan.wait_set_sizes != key:
+            self.stats.wait_set_builds += 1
+            plan.wait_set = _rclpy.WaitSet(*key, self._context.handle)
+            plan.wait_set_sizes = key
+        return plan.wait_set
+
+    def _collect(self, plan: _Plan, wait_set: Any, own_guards: tuple[Any, Any],
+                 generic: list[tuple[Any, Node]]) -> list[tuple[Any, Node, Callable]]:
+        guards_ready = wait_set.get_ready_entities("guard_condition")
+        if guards_ready:
+            for gc, _node in plan.node_guards:
+                if gc.handle.pointer in guards_ready:
+                    gc._executor_triggered = True
+            if own_guards[0].handle.pointer in guards_ready:
+                # woken by wake(): entities may have been created or destroyed
+                self._plan_dirty = True
+        found: list[tuple[int, Any, Node, Callable]] = []
+        rank = plan.rank
+        for handler, node in plan.events:
+            if handler.is_ready(wait_set):
+                found.append((rank[id(handler)], handler, node, self._take_waitable))
+        for wt, node in generic:
+            if wt.is_ready(wait_set):
+                found.append((rank[id(wt)], wt, node, self._take_waitable))
+        takes = (("timer", self._take_timer), ("subscription", self._take_subscription),
+                 ("client", self._take_client), ("service", self._take_service))
+        for kind, take in takes:
+            by_ptr = plan.by_ptr[kind]
+            for ptr in wait_set.get_ready_entities(kind):
+                hit = by_ptr.get(ptr)
+                if hit is None:
+                    continue
+                # rclpy re-checks timers: rcl reports cancelled ones as ready
+                if kind == "timer" and not hit[0].handle.is_timer_ready():
+                    continue
+                found.append((rank[id(hit[0])], hit[0], hit[1], take))
+        for gc, node in plan.node_guards:
+            if gc._executor_triggered:
+                found.append((rank[id(gc)], gc, node, self._take_guard_condition))
+        found.sort(key=lambda item: item[0])
+        return [(entity, node, take) for _rank, entity, node, take in found]
+
+
+def make_executor(context: Context | None = None) -> SingleThreadedExecutor:
+    """The executor Buddy's processes spin: `LeanExecutor`, or rclpy's own
+    SingleThreadedExecutor if this rclpy lacks what LeanExecutor relies on."""
+    needed = ("_guard", "_sigint_gc", "_tasks", "_tasks_lock", "_is_shutdown",
+              "_work_tracker", "_take_timer", "_take_subscription", "_take_client",
+              "_take_service", "_take_guard_condition", "_take_waitable")
+    executor = LeanExecutor(context=context)
+    if all(hasattr(executor, name) for name in needed) and hasattr(EventHandler, "is_ready"):
+        return executor
+    executor.shutdown()
+    return SingleThreadedExecutor(context=context)
