@@ -62,6 +62,9 @@ class TickOutput:
     buttons: list[ButtonEvent]
     touches: list[TouchEvent]
     status_changed: bool
+    # The board said more than its heartbeat (or the link came up): it is busy, and a
+    # driver that pauses its fixed-rate tick when nothing is going on should keep it.
+    board_active: bool = False
 
 
 def system_mode_for(kind: int, battery_pct: float) -> tuple[int, int] | None:
@@ -180,8 +183,13 @@ class FaceDriverCore:
         buttons: list[ButtonEvent] = []
         touches: list[TouchEvent] = []
         status_changed = False
+        board_active = result.connected_now
         for packet in result.packets:
             payload = packet.payload
+            if isinstance(payload, Heartbeat):
+                self.last_heartbeat = payload
+                continue
+            board_active = True
             if isinstance(payload, ButtonEvent):
                 buttons.append(payload)
             elif isinstance(payload, TouchEvent):
@@ -189,10 +197,21 @@ class FaceDriverCore:
             elif isinstance(payload, FaceStatus):
                 status_changed |= payload != self.last_status
                 self.last_status = payload
-            elif isinstance(payload, Heartbeat):
-                self.last_heartbeat = payload
         self.flush(now)
-        return TickOutput(buttons, touches, status_changed)
+        return TickOutput(buttons, touches, status_changed, board_active)
+
+    def next_deadline(self, now: float) -> float | None:
+        """The next time `tick` has work that no input and no board byte announces:
+        the link's timers (reopen backoff, negotiation, heartbeat silence), the
+        keepalive (DESIGN §4.4: SET_STATE at least once a second) and the shown face
+        changing by the clock (spec 002 §11.3 staleness, §9.1 duration caps). Ticking
+        at that time and on every board byte does all that a fixed-rate tick does.
+        None: nothing is pending."""
+        times = [self.link.next_deadline(now), self.policy.next_change_at(now)]
+        if self.active and self.link.connected:
+            due = self.keepalive.next_due_at()
+            times.append(now if due is None else due)
+        return min((t for t in times if t is not None), default=None)
 
     def _resend_all(self, now: float) -> None:
         """After (re)negotiation the board knows nothing: tell it everything again."""

@@ -186,6 +186,22 @@ class LinkManager:
             return PollResult(packets, False)
         return PollResult(packets, connected_now and self.connected)
 
+    def next_deadline(self, now: float) -> float | None:
+        """The next time `poll` has work even if the board sends nothing: the reopen
+        attempt (backoff), the negotiation timeout (v1 fallback), the heartbeat-silence
+        timeout. Bytes from the board and port errors are not here: the port's reader
+        thread reports those as they happen (ThreadedPort `on_data`)."""
+        if self.state == LinkState.DISCONNECTED:
+            return now if self._next_attempt is None else self._next_attempt
+        deadline: float | None = None
+        if self.state == LinkState.NEGOTIATING:
+            deadline = self._negotiation_deadline
+        timeout = self.config.silence_timeout_s
+        if timeout > 0:
+            silence_at = self._last_rx + timeout   # poll: lost once now - last_rx > timeout
+            deadline = silence_at if deadline is None else min(deadline, silence_at)
+        return deadline
+
     def send(self, payload: Payload, now: float) -> bool:
         """Send one packet in the negotiated envelope; False if the link is not up."""
         if self.state != LinkState.CONNECTED:

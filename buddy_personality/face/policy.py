@@ -102,6 +102,7 @@ class FacePolicy:
         self._phase = int(ConvState.IDLE)
         self._run_mood: str | None = None   # fallback mood being shown continuously
         self._run_since = 0.0
+        self._decided_stale = False         # what the last `decide` saw (next_change_at)
 
     # --- inputs ----------------------------------------------------------------------
 
@@ -139,6 +140,7 @@ class FacePolicy:
 
     def decide(self, now: float) -> ShownFace:
         stale = self.is_stale(now)
+        self._decided_stale = stale
         attentive = ATTENTIVE_MOODS.get(self._phase)
         if attentive is not None:  # spec 002 §11.1: suppress-then-read
             self._run_mood = None
@@ -149,6 +151,29 @@ class FacePolicy:
             mood, intensity = self._snapshot
             return ShownFace(mood, intensity, False, "snapshot")
         return self._backstop(now)
+
+    def next_change_at(self, now: float) -> float | None:
+        """When `decide` may next return another face with no new input, so a driver
+        that does not tick at a fixed rate knows when to look again: the snapshot
+        turning stale (spec 002 §11.3: age > stale_after_s) or the shown backstop mood
+        reaching its §9.1 duration cap. None: nothing changes by the clock alone.
+        Both are strict comparisons: the change is visible just after the time returned.
+        `now` when the snapshot has turned stale since the last `decide`. Assumes
+        `decide` has seen the latest input (the driver decides after each one)."""
+        cfg = self.config
+        if self._snapshot_at is not None and now - self._snapshot_at <= cfg.stale_after_s:
+            return self._snapshot_at + cfg.stale_after_s
+        if not self._decided_stale:
+            return now   # stale since the last decide: the backstop is due now
+        if self._phase in ATTENTIVE_MOODS or self._run_mood is None:
+            return None   # attentive face, or no capped run going on (fresh or gated)
+        cap = DURATION_CAPS.get(self._run_mood)
+        if cap is None or not cfg.negative_duration_caps:
+            return None
+        max_duration = cap[0]
+        if now - self._run_since > max_duration:
+            return None   # already capped: NEUTRAL until the mood changes
+        return self._run_since + max_duration
 
     def _backstop(self, now: float) -> ShownFace:
         cfg = self.config
@@ -191,6 +216,10 @@ class KeepaliveScheduler:
     def is_repeat(self, state: object) -> bool:
         """True if `state` is what was last sent (a send now is a keepalive)."""
         return self._last_at is not None and state == self._last
+
+    def next_due_at(self) -> float | None:
+        """When the last state sent must be repeated; None if nothing was sent yet."""
+        return None if self._last_at is None else self._last_at + self.period_s
 
     def mark_sent(self, state: object, now: float) -> None:
         self._last, self._last_at = state, now

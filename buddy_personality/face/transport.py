@@ -173,7 +173,8 @@ class ThreadedPort:
     Reads never happen on the caller's (ROS executor) thread: the reader appends to a
     buffer that `take()` empties without blocking. A read error stops the thread and
     is reported by `error`. `on_data` (optional) is called from the reader thread
-    after new bytes arrive, e.g. to wake an executor.
+    after new bytes arrive and once when a read fails, e.g. to wake an executor that
+    is not polling (either way `take()` or `error` then has something to report).
     """
 
     def __init__(
@@ -203,6 +204,8 @@ class ThreadedPort:
                 if not self._stop.is_set():
                     with self._lock:
                         self._error = f"read failed: {exc}"
+                    if self._on_data is not None:
+                        self._on_data()
                 return
             if data:
                 with self._lock:

@@ -10,6 +10,14 @@ A thin layer around `buddy_personality.face.driver.FaceDriverCore`:
   (link poll, keepalive, backstop timing, board telemetry). A new snapshot, phase,
   AI emotion, gesture or talking state is sent at once from its callback, not at the
   next tick.
+- Idle: once the board has said nothing but heartbeats for `idle_hold_s`, the fixed
+  50 Hz tick pauses (issue 8: idle CPU): the tick timer is set to the core's next
+  deadline instead (keepalive, spec 002 §11.3 staleness, §9.1 duration caps, link
+  backoff / negotiation / silence, the 1 Hz face/state republish), and the port's
+  reader thread wakes the node through a guard condition when the board sends
+  anything. Both are exactly when a fixed-rate tick would have found work, so nothing
+  is late by more than a timer's latency; board traffic other than heartbeats resumes
+  the 50 Hz tick.
 - deactivate stops the tick; cleanup closes the port.
 
 Serial reads run on the port's reader thread (`face.transport.ThreadedPort`); the
@@ -29,11 +37,13 @@ publishes face/state (latched; on change and at 1 Hz), face/button, face/touch a
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import time
 from typing import Any
 
 from rclpy.clock import Clock, ClockType
+from rclpy.exceptions import InvalidHandle
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from std_msgs.msg import Bool
 
@@ -82,9 +92,15 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("talking_energy", 180, "SET_TALKING energy while TTS speaks", min=0, max=255),
     ParamSpec("attentive_intensity", 0.5, "intensity of the LISTENING/THINKING face "
               "(spec 002 §11.1)", min=0.0, max=1.0),
+    ParamSpec("idle_hold_s", 0.5, "pause the fixed-rate tick once the board has sent "
+              "nothing but heartbeats this long; then tick at the next deadline or board "
+              "byte (0 = never pause)", min=0.0, max=60.0, read_only=True),
 )
 
 FACE_STATE_PERIOD_S = 1.0  # face/state republish (it is also sent on every change)
+# A paused tick wakes this long after a deadline: every deadline of the core is a
+# strict comparison (e.g. stale once age > 3.0 s), so it has passed when the tick runs.
+DEADLINE_MARGIN_S = 0.001
 STRING_MAX = 64            # DESIGN §5: oversize strings are truncated
 
 
@@ -102,9 +118,17 @@ class FaceDriverNode(LifecycleNode):
         self._timer: Any = None
         self._last_face_key: tuple | None = None
         self._last_face_pub = 0.0
-        self.tick_periods: list[float] = []  # tick-to-tick periods (benchmark)
+        self.tick_periods: list[float] = []  # periods of the running 50 Hz tick (benchmark)
         self.record_tick_periods = False
-        self._last_tick: float | None = None
+        self._last_tick: float | None = None    # last fixed-rate tick; None while paused
+        # Pausing the tick when idle (module docstring). `_paused` and `_board_data` are
+        # shared with the port's reader thread (plain flags; see _on_board_data).
+        self._paused = False
+        self._board_data = False
+        self._last_busy = 0.0
+        self._wake_at = 0.0           # when the paused tick timer fires next
+        self.ticks = 0                # ticks run (tests, benchmarks)
+        self._board_wake = self.create_guard_condition(self._on_board_wake)
         self._diagnostics = DiagnosticsPublisher(self, self._health)
         if self.params["autostart"]:
             self.trigger_configure()
@@ -171,11 +195,11 @@ class FaceDriverNode(LifecycleNode):
         if port == "sim":
             self.sim_device = SimBoardDevice()
             device = self.sim_device
-            return lambda: ThreadedPort(device.open())
+            return lambda: ThreadedPort(device.open(), on_data=self._on_board_data)
 
         def open_serial() -> Port:
             path = find_board_port() if port == "auto" else port
-            return ThreadedPort(SerialTransport(path, baud))
+            return ThreadedPort(SerialTransport(path, baud), on_data=self._on_board_data)
 
         return open_serial
 
@@ -196,9 +220,12 @@ class FaceDriverNode(LifecycleNode):
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
         assert self.core is not None
         result = super().on_activate(state)  # activates the lifecycle publishers
-        self.core.activate(self.now())
+        now = self.now()
+        self.core.activate(now)
         self._last_tick = None
-        self._timer = self.create_timer(1.0 / float(self.params["tick_hz"]), self._tick,
+        self._paused = False
+        self._last_busy = now
+        self._timer = self.create_timer(1.0 / float(self.params["tick_hz"]), self._on_timer,
                                         clock=self._steady)
         self._lifecycle_label = "active"
         self._publish_state(force=True)
@@ -208,6 +235,7 @@ class FaceDriverNode(LifecycleNode):
         if self._timer is not None:
             self.destroy_timer(self._timer)
             self._timer = None
+        self._paused = False
         if self.core is not None:
             self.core.deactivate()
         self._lifecycle_label = "inactive"
@@ -224,6 +252,7 @@ class FaceDriverNode(LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def _teardown(self) -> None:
+        self._paused = False  # the reader thread stops waking us
         if self._timer is not None:
             self.destroy_timer(self._timer)
             self._timer = None
@@ -248,7 +277,7 @@ class FaceDriverNode(LifecycleNode):
         if not self.core.on_snapshot(msg.mood[:STRING_MAX], msg.intensity, self.now()):
             self._rejections.reject("snapshot", f"mood {msg.mood[:STRING_MAX]!r}, "
                                     f"intensity {msg.intensity}")
-        self._publish_state()
+        self._after_input()
 
     def _on_ai_emotion(self, msg: AiEmotion) -> None:
         if self.core is None:
@@ -256,14 +285,14 @@ class FaceDriverNode(LifecycleNode):
         if not self.core.on_ai_emotion(msg.emotion[:STRING_MAX], msg.intensity, self.now()):
             self._rejections.reject("ai_emotion", f"emotion {msg.emotion[:STRING_MAX]!r}, "
                                     f"intensity {msg.intensity}")
-        self._publish_state()
+        self._after_input()
 
     def _on_phase(self, msg: ConversationPhase) -> None:
         if self.core is None:
             return
         if not self.core.on_phase(int(msg.phase), self.now()):
             self._rejections.reject("phase", f"phase {msg.phase}")
-        self._publish_state()
+        self._after_input()
 
     def _on_gesture(self, msg: Gesture) -> None:
         if self.core is None:
@@ -272,11 +301,12 @@ class FaceDriverNode(LifecycleNode):
             self._rejections.reject("gesture", f"gesture_id {msg.gesture_id}")
             return
         self.core.on_gesture(int(msg.gesture_id), int(msg.duration_ms), self.now())
+        self._after_input()
 
     def _on_speaking(self, msg: Bool) -> None:
         if self.core is not None:
             self.core.on_talking(bool(msg.data), self.now())
-            self._publish_state()
+            self._after_input()
 
     def _on_system(self, msg: SystemEvent) -> None:
         if self.core is None:
@@ -285,16 +315,38 @@ class FaceDriverNode(LifecycleNode):
             self._rejections.reject("system_event", f"kind {msg.kind}")
             return
         self.core.on_system_event(int(msg.kind), float(msg.battery_pct), self.now())
+        self._after_input()
 
     # --- tick ----------------------------------------------------------------------------
 
-    def _tick(self) -> None:
+    def _on_timer(self) -> None:
+        self._tick(fixed_rate=not self._paused)
+
+    def _on_board_wake(self) -> None:
+        if self._paused:  # while the tick runs, it reads the board's bytes itself
+            self._tick(fixed_rate=False)
+
+    def _on_board_data(self) -> None:
+        """Reader thread: bytes arrived (or the read failed). Wake a paused tick.
+
+        No lock: `_paused` is set before `_pause` checks `_board_data`, and this sets
+        `_board_data` before reading `_paused`, so either this sees the pause and wakes
+        the node, or `_pause` sees the bytes and does not pause."""
+        self._board_data = True
+        if self._paused:
+            with contextlib.suppress(InvalidHandle):  # the node is being destroyed
+                self._board_wake.trigger()
+
+    def _tick(self, fixed_rate: bool = True) -> None:
         if self.core is None:
             return
         now = self.now()
-        if self.record_tick_periods and self._last_tick is not None:
-            self.tick_periods.append(now - self._last_tick)
-        self._last_tick = now
+        self.ticks += 1
+        if fixed_rate:
+            if self.record_tick_periods and self._last_tick is not None:
+                self.tick_periods.append(now - self._last_tick)
+            self._last_tick = now
+        self._board_data = False
         out = self.core.tick(now)
         stamp = self.get_clock().now().to_msg()
         for button in out.buttons:
@@ -307,6 +359,61 @@ class FaceDriverNode(LifecycleNode):
             msg.header.stamp = stamp
             self._touch_pub.publish(msg)
         self._publish_state()
+        if out.board_active:
+            self._last_busy = now
+        self._schedule(now)
+
+    # --- pausing the tick when idle ------------------------------------------------------
+
+    def _schedule(self, now: float) -> None:
+        """After a tick: keep the fixed rate while the board is busy, else pause."""
+        hold = float(self.params["idle_hold_s"])
+        if hold <= 0.0 or now - self._last_busy <= hold:
+            if self._paused:
+                self._resume()
+            return
+        self._pause(now)
+
+    def _resume(self) -> None:
+        self._paused = False
+        self._last_tick = None
+        if self._timer is not None:
+            self._timer.timer_period_ns = round(1e9 / float(self.params["tick_hz"]))
+            self._timer.reset()
+
+    def _pause(self, now: float) -> None:
+        self._paused = True
+        self._last_tick = None
+        if self._board_data:
+            # Bytes came after this tick's poll and the reader saw no pause: take them.
+            self._board_wake.trigger()
+        self._arm(now, self._next_deadline(now))
+
+    def _next_deadline(self, now: float) -> float:
+        assert self.core is not None
+        deadline = self._last_face_pub + FACE_STATE_PERIOD_S   # face/state republish
+        core_deadline = self.core.next_deadline(now)
+        if core_deadline is not None:
+            deadline = min(deadline, core_deadline)
+        return deadline
+
+    def _arm(self, now: float, deadline: float) -> None:
+        if self._timer is None:
+            return
+        delay = max(deadline - now, 0.0) + DEADLINE_MARGIN_S
+        self._timer.timer_period_ns = round(delay * 1e9)
+        self._timer.reset()
+        self._wake_at = now + delay
+
+    def _after_input(self) -> None:
+        """An input was applied (and sent): publish face/state; a paused tick is
+        brought forward if the input made a deadline earlier (a backstop cap starts)."""
+        self._publish_state()
+        if self._paused and self.core is not None:
+            now = self.now()
+            deadline = self._next_deadline(now)
+            if deadline + DEADLINE_MARGIN_S < self._wake_at:
+                self._arm(now, deadline)
 
     def _publish_state(self, force: bool = False) -> None:
         core = self.core
