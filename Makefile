@@ -19,3 +19,9 @@ lock:
 
 clean:
 	rm -rf build .venv
+
+# Regenerate the golden bags under test/data/ from the committed scenarios (docs/REPLAY.md);
+# a bag is written only when its scenario's expected timeline holds.
+.PHONY: golden
+golden: setup
+	@AMENT_PREFIX_PATH=$(CURDIR)/.venv .venv/bin/python -m buddy_personality.tools.scenarios.golden $(ARGS)

@@ -297,10 +297,12 @@ def format_mismatch(m: Mismatch, t0: float) -> str:
         return f"  {where} {when}  missing in replay: {_short(m.recorded, 90)}"
     if m.kind == "extra":
         return f"  {where} {when}  extra in replay: {_short(m.replayed, 90)}"
-    delta = ""
-    if (isinstance(m.recorded, (int, float)) and isinstance(m.replayed, (int, float))
-            and not isinstance(m.recorded, bool)):
-        delta = f"  (|diff| {abs(m.recorded - m.replayed):.3g})"
+    numeric = (isinstance(m.recorded, (int, float)) and isinstance(m.replayed, (int, float))
+               and not isinstance(m.recorded, bool))
+    if numeric and is_stamp(m.path):  # times read better relative to the bag's start
+        return (f"  {where} {when}  {m.path}: recorded +{m.recorded - t0:.3f}s, "
+                f"replayed +{m.replayed - t0:.3f}s")
+    delta = f"  (|diff| {abs(m.recorded - m.replayed):.3g})" if numeric else ""
     return (f"  {where} {when}  {m.path}: recorded {_short(m.recorded)}, "
             f"replayed {_short(m.replayed)}{delta}")
 
@@ -318,8 +320,8 @@ def format_report(report: CompareReport, max_per_topic: int = 5) -> str:
                      f"({total} recorded messages)")
     for t in report.topics:
         status = "ok" if t.ok else "DIFFERS"
-        detail = (f"{t.mismatched} of {max(t.recorded, t.replayed)} differ "
-                  f"({t.missing} missing, {t.extra} extra)" if not t.ok else "")
+        detail = (f"{t.mismatched} differing ({t.missing} missing, {t.extra} extra)"
+                  if not t.ok else "")
         lines.append(f"{status:>7}  {t.topic}  recorded {t.recorded}, replayed {t.replayed}"
                      + (f"; {detail}" if detail else ""))
         for m in t.mismatches[:max_per_topic]:
