@@ -1,11 +1,15 @@
 """`buddy`: run Buddy, and the tools around it.
 
     buddy run [--headless] [--port PATH] [--llm-url URL] [--params FILE]
+    buddy run --demo [--out DIR] [--seed N]
+                              a scripted morning in sim time: a bag and a report
     buddy face-sim            a simulated face board on a pseudo-terminal
     buddy eval BAG | --simulate-day [--seed N] [--json] [--plot FILE.png]
                               spec 002 Appendix A.2 success indicators
     buddy record [-o DIR] [--duration S]
                               record every /buddy topic (and /diagnostics) to MCAP
+    buddy replay BAG [--json] [--tolerance X] [--topics T ...] [--write-bag OUT]
+                              replay a bag's inputs under sim time, compare the outputs
 """
 
 from __future__ import annotations
@@ -14,9 +18,14 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def _run(ns: argparse.Namespace) -> int:
+    if ns.demo:
+        from buddy_personality.tools.demo import run_demo  # noqa: PLC0415
+
+        return run_demo(ns.out, ns.seed)
     from buddy_personality.tools.run import run  # noqa: PLC0415 - keeps `buddy --help` fast
 
     return run(ns)
@@ -45,12 +54,20 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--params", default=None, help="parameter file (default robot.yaml)")
     run.add_argument("--duration", type=float, default=0.0,
                      help="stop after this many seconds (0 = until Ctrl-C)")
+    run.add_argument("--demo", action="store_true",
+                     help="a scripted morning in sim time (scripted replies, not an LLM); "
+                          "writes a bag and a report")
+    run.add_argument("--out", type=Path, default=None,
+                     help="--demo: output directory (default buddy_demo_<date>_<time>)")
+    run.add_argument("--seed", type=int, default=1, help="--demo: scenario seed")
     run.set_defaults(func=_run)
     sub.add_parser("face-sim", help="simulated face board on a pseudo-terminal",
                    add_help=False)
     sub.add_parser("eval", help="spec 002 A.2 success indicators (bag or simulated day)",
                    add_help=False)
     sub.add_parser("record", help="record every Buddy topic to a rosbag2 MCAP",
+                   add_help=False)
+    sub.add_parser("replay", help="replay a bag under sim time and compare its outputs",
                    add_help=False)
     return parser
 
@@ -60,6 +77,7 @@ DELEGATED: dict[str, str] = {
     "face-sim": "buddy_personality.tools.face_sim",
     "eval": "buddy_personality.tools.evaluate",
     "record": "buddy_personality.tools.record",
+    "replay": "buddy_personality.tools.replay",
 }
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import signal
@@ -255,3 +256,55 @@ def test_buddy_run_in_a_terminal_draws_the_view_and_sends_typed_keys(ros) -> Non
             proc.kill()
             proc.wait()
         os.close(master)
+
+
+# ----------------------------------------------------------------- buddy replay / --demo
+GOLDEN_LAYER0 = Path(__file__).resolve().parents[1] / "data" / "golden_layer0_visit"
+
+
+@pytest.mark.process
+def test_buddy_replay_of_a_golden_bag_exits_0_with_one_json_object() -> None:
+    res = subprocess.run([str(BUDDY), "replay", str(GOLDEN_LAYER0), "--json"],
+                         capture_output=True, text=True, timeout=120, env=dict(os.environ),
+                         check=False)
+    assert res.returncode == 0, res.stdout + res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["match"] is True
+    assert doc["topics"]["tts/say"] == {"ok": True, "recorded": 4, "replayed": 4,
+                                        "mismatched": 0, "missing": 0, "extra": 0,
+                                        "first_mismatches": []}
+    assert doc["setup"]["seed"] == 3 and doc["setup"]["llm"] == ""
+
+
+@pytest.mark.process
+def test_buddy_replay_exits_2_on_a_missing_or_unreadable_bag(tmp_path: Path) -> None:
+    (tmp_path / "junk.mcap").write_bytes(b"not a bag at all")
+    for bag, reason in ((tmp_path / "nothing", "no bag at"),
+                        (tmp_path / "junk.mcap", "cannot read")):
+        res = subprocess.run([str(BUDDY), "replay", str(bag)], capture_output=True,
+                             text=True, timeout=60, env=dict(os.environ), check=False)
+        assert res.returncode == 2, res.stdout + res.stderr
+        assert reason in res.stderr
+
+
+@pytest.mark.process
+@pytest.mark.slow
+def test_buddy_run_demo_finishes_with_a_bag_and_a_report(tmp_path: Path) -> None:
+    """Issue 8: `buddy run --demo` finishes in seconds with a report; the replies are
+    labelled as scripted."""
+    out = tmp_path / "demo"
+    t0 = time.monotonic()
+    res = subprocess.run([str(BUDDY), "run", "--demo", "--out", str(out)],
+                         capture_output=True, text=True, timeout=180, env=dict(os.environ),
+                         check=False)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert time.monotonic() - t0 < 120.0
+    assert "SCRIPTED responder" in res.stdout
+    assert "13/13 expected-timeline checks hold" in res.stdout
+    report = (out / "report.md").read_text()
+    assert "**Scripted demo**" in report
+    assert "guardrail RS-1: end_session" in report and "guardrail RS-2: end_session" in report
+    assert "system event LOW_BATTERY 18 %" in report
+    bag = read_bag(out / "bag")
+    assert len(bag["/buddy/personality/snapshot"]) > 1000
+    assert "/clock" in bag  # the steps, so `buddy replay` can take them again
