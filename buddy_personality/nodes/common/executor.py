@@ -58,6 +58,7 @@ from rclpy.utilities import timeout_sec_to_nsec
 # rclpy keeps the rcl event handle of a QoS EventHandler private (name-mangled).
 _EVENT_ATTR = "_EventHandler__event"
 _executor_event = attrgetter("_executor_event")
+_KINDS = ("timer", "subscription", "guard_condition", "client", "service")
 
 
 @dataclass(slots=True)
@@ -264,6 +265,7 @@ class LeanExecutor(SingleThreadedExecutor):
     def _build_plan(self, nodes: list[Node], signature: tuple[Any, ...]) -> _Plan | None:
         self.stats.plan_builds += 1
         plan = _Plan(signature=signature, nodes=list(nodes))
+        plan.by_ptr = {kind: {} for kind in _KINDS}
         groups: dict[int, Any] = {}
 
         def note(entity: Any) -> None:
@@ -291,7 +293,7 @@ class LeanExecutor(SingleThreadedExecutor):
                     ("client", node.clients, plan.clients, plan.client_handles),
                     ("service", node.services, plan.services, plan.service_handles),
                 ):
-                    ptrs = plan.by_ptr.setdefault(kind, {})
+                    ptrs = plan.by_ptr[kind]
                     for entity in entities:
                         note(entity)
                         into.append((entity, node))
