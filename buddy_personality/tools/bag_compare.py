@@ -174,7 +174,10 @@ def diff_pair(rec: Record, rep: Record, *, tolerance: float, slack: float,
               ignore: frozenset[str] = frozenset()) -> list[tuple[str, Any, Any]]:
     """The differing fields of two messages: [(path, recorded, replayed)]."""
     diffs: list[tuple[str, Any, Any]] = []
-    if abs(rec.t - rep.t) > slack + 1e-9:
+    # The receive time stands in for a stamp only when the message has none: a latched
+    # value is received when the recorder joined, whatever its stamp says.
+    has_stamp = any(is_stamp(p) for p in rec.fields)
+    if not has_stamp and abs(rec.t - rep.t) > slack + 1e-9:
         diffs.append((RECEIVED, rec.t, rep.t))
     for path in sorted(set(rec.fields) | set(rep.fields)):
         if path in ignore:
@@ -291,7 +294,7 @@ def _short(value: Any, width: int = 60) -> str:
 
 
 def format_mismatch(m: Mismatch, t0: float) -> str:
-    when = f"t=+{m.t - t0:.3f}s"
+    when = f"t={m.t - t0:+.3f}s"
     where = f"#{m.index}" if m.index >= 0 else "#-"
     if m.kind == "missing":
         return f"  {where} {when}  missing in replay: {_short(m.recorded, 90)}"
@@ -300,8 +303,8 @@ def format_mismatch(m: Mismatch, t0: float) -> str:
     numeric = (isinstance(m.recorded, (int, float)) and isinstance(m.replayed, (int, float))
                and not isinstance(m.recorded, bool))
     if numeric and is_stamp(m.path):  # times read better relative to the bag's start
-        return (f"  {where} {when}  {m.path}: recorded +{m.recorded - t0:.3f}s, "
-                f"replayed +{m.replayed - t0:.3f}s")
+        return (f"  {where} {when}  {m.path}: recorded {m.recorded - t0:+.3f}s, "
+                f"replayed {m.replayed - t0:+.3f}s")
     delta = f"  (|diff| {abs(m.recorded - m.replayed):.3g})" if numeric else ""
     return (f"  {where} {when}  {m.path}: recorded {_short(m.recorded)}, "
             f"replayed {_short(m.replayed)}{delta}")

@@ -216,12 +216,33 @@ def setup_from_bag(contents: BagContents) -> tuple[SimSetup, list[str]]:
         except (ValueError, TypeError) as exc:
             raise BagError(f"{contents.path}: custom_data {SETUP_KEY} unreadable: {exc}") \
                 from exc
-    first = contents.messages[0].t_ns if contents.messages else 0
     warnings.append("no sim setup in the bag (recorded on the robot?): replaying with "
-                    "robot.yaml, seed 0, the host's time zone, no LLM server, starting "
-                    "at the first message; outputs match only if the bag was recorded "
-                    "from the graph's start under the same conditions (docs/REPLAY.md)")
-    return SimSetup(start_s=first * 1e-9, tz=""), warnings
+                    "robot.yaml, seed 0, the host's time zone, no LLM server, the graph "
+                    "starting at the oldest stamp in the bag; outputs match only if the "
+                    "bag was recorded from the graph's start under the same conditions "
+                    "(docs/REPLAY.md)")
+    return SimSetup(start_s=boot_time_ns(contents) * 1e-9, tz=""), warnings
+
+
+def boot_time_ns(contents: BagContents, window_s: float = 5.0) -> int:
+    """When the recorded graph started: the oldest header stamp among the outputs of the
+    first seconds (a recorder started after the graph still receives the latched values
+    the nodes published when they were built), else the first receive time."""
+    if not contents.messages:
+        return 0
+    namespace = infer_namespace(contents.types)
+    first = contents.messages[0].t_ns
+    oldest = first
+    for m in contents.messages:
+        if m.t_ns > first + window_s * 1e9:
+            break
+        if not is_output_topic(m.topic, namespace):
+            continue
+        stamp = getattr(getattr(deserialize(m.type_name, m.data), "header", None), "stamp",
+                        None)
+        if stamp is not None and stamp.sec > 0:
+            oldest = min(oldest, int(stamp.sec) * 1_000_000_000 + int(stamp.nanosec))
+    return oldest
 
 
 def apply_overrides(setup: SimSetup, sets: Sequence[str], seed: int | None) -> SimSetup:
@@ -297,7 +318,8 @@ def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
     if topics and not wanted:
         raise BagError(f"none of {', '.join(topics)} is an output topic of the bag")
     recorded = _records(contents.messages, namespace, wanted)
-    replayed = _records(captures, namespace, wanted)
+    replayed = _records(since_recording_began(captures, contents.messages[0].t_ns, namespace),
+                        namespace, wanted)
     skipped = {t: why for t, why in NOT_COMPARED.items() if t in contents.types}
     for topic in sorted({c.topic for c in captures} - set(contents.types)):
         if is_output_topic(topic, namespace):
@@ -307,6 +329,23 @@ def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
                      t0=setup.start_s, not_compared=skipped)
     return ReplayResult(report, setup, len(inputs), steps, sim_s, wall_s, captures,
                         warnings)
+
+
+def since_recording_began(captures: Sequence[Captured], first_ns: int,
+                          namespace: str) -> list[Captured]:
+    """What a recorder that joined at `first_ns` would have got: nothing published
+    before, except the last value of each latched topic (received when it joined).
+    A bag written by the sim starts with the graph, so this keeps everything."""
+    latched = {f"/{namespace}/{t}" for t in LATCHED_TOPICS}
+    last_latched: dict[str, Captured] = {}
+    out: list[Captured] = []
+    for c in captures:
+        if c.t_ns >= first_ns:
+            out.append(c)
+        elif c.topic in latched:
+            last_latched[c.topic] = c
+    early = [Captured(c.topic, c.type_name, first_ns, c.data) for c in last_latched.values()]
+    return early + out
 
 
 def captures_as_bag_messages(captures: Iterable[Captured]) -> list[BagMessage]:

@@ -99,7 +99,19 @@ def test_stamps_and_receive_times_may_move_within_one_step_only() -> None:
     assert compare_topic("s", stream(), replayed, stamp_slack=lambda _t: 0.1).ok
     result = compare_topic("s", stream(), replayed, stamp_slack=lambda _t: 0.01)
     assert result.mismatched == 5
-    assert {m.path for m in result.mismatches} == {RECEIVED, "header.stamp"}
+    # a stamped message is judged by its stamp: a latched value is received whenever
+    # the recorder joined
+    assert {m.path for m in result.mismatches} == {"header.stamp"}
+
+
+def test_a_message_without_a_stamp_is_judged_by_its_receive_time() -> None:
+    recorded = [Record(10.0, {"data": True}), Record(12.0, {"data": False})]
+    replayed = [Record(10.0, {"data": True}), Record(12.5, {"data": False})]
+    assert compare_topic("tts/speaking", recorded, replayed,
+                         stamp_slack=lambda _t: 1.0).ok
+    (m,) = compare_topic("tts/speaking", recorded, replayed,
+                         stamp_slack=lambda _t: 0.1).mismatches
+    assert (m.path, m.recorded, m.replayed) == (RECEIVED, 12.0, 12.5)
 
 
 def test_a_settled_deduped_state_ignores_repeats_and_passing_states() -> None:

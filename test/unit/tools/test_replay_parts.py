@@ -161,3 +161,42 @@ def test_the_timeline_reads_moods_lines_guardrails_and_layer_changes() -> None:
         "mood neutral -> happy (ai_emotion, intensity 0.70)"]
     assert tl.mood_at(0.5) == "neutral"
     assert tl.first("guardrail", rule_id="RS-1").t == 2.0
+
+
+def test_a_recorder_that_joined_late_only_has_the_latched_values_from_before() -> None:
+    from buddy_personality.tools.replay import since_recording_began
+    from buddy_personality.tools.sim_graph import Captured
+
+    caps = [Captured("/buddy/personality/snapshot", "x", 1, b"a"),
+            Captured("/buddy/personality/snapshot", "x", 2, b"b"),
+            Captured("/buddy/tts/say", "x", 2, b"hi"),
+            Captured("/buddy/personality/snapshot", "x", 5, b"c")]
+    got = since_recording_began(caps, 3, "buddy")
+    assert [(c.topic, c.t_ns, c.data) for c in got] == [
+        ("/buddy/personality/snapshot", 3, b"b"),   # the latched value, when it joined
+        ("/buddy/personality/snapshot", 5, b"c")]   # the volatile line said before: gone
+    assert since_recording_began(caps, 0, "buddy") == caps
+
+
+def test_a_robot_bag_starts_the_graph_at_its_oldest_output_stamp() -> None:
+    """A recorder started after the graph still gets the latched values the nodes
+    published when they were built; their stamps tell when that was."""
+    from pathlib import Path
+
+    from buddy_personality.tools.bagio import BagContents
+    from buddy_personality.tools.replay import boot_time_ns, setup_from_bag
+
+    latched = message("/buddy/identity/state", "buddy_msgs/msg/IdentityState", 97.0,
+                      state=0, user_id="", role="", addressing_state=0, preferred_name="",
+                      age_group=0, conversation_mode=0, child_safe=True, participants=[])
+    received_late = BagMessage(latched.topic, latched.type_name, 100_000_000_000,
+                               latched.data)
+    speech = message("/buddy/speech/utterance", "buddy_msgs/msg/Utterance", 50.0,
+                     text="hi", session_id="", is_final=True, confidence=1.0)
+    speech = BagMessage(speech.topic, speech.type_name, 101_000_000_000, speech.data)
+    contents = BagContents(Path("b"), [received_late, speech],
+                           {latched.topic: latched.type_name, speech.topic: speech.type_name})
+    assert boot_time_ns(contents) == 97_000_000_000  # the input's stamp does not count
+    setup, warnings = setup_from_bag(contents)
+    assert (setup.start_s, setup.tz, setup.llm) == (97.0, "", "")
+    assert "no sim setup in the bag" in warnings[0]
