@@ -21,7 +21,12 @@ from pathlib import Path
 
 from buddy_personality.tools.scenarios.checks import run_checks
 from buddy_personality.tools.scenarios.day import SCENARIOS
-from buddy_personality.tools.scenarios.runner import run_scenario, write_scenario_bag
+from buddy_personality.tools.scenarios.runner import (
+    Scenario,
+    ScenarioRun,
+    run_scenario,
+    write_scenario_bag,
+)
 from buddy_personality.tools.scenarios.timeline import build_timeline
 
 GOLDEN: dict[str, int] = {"morning": 1, "layer0_visit": 3}  # scenario -> seed
@@ -30,6 +35,22 @@ DEFAULT_OUT = Path(__file__).resolve().parents[3] / "test" / "data"
 
 def bag_path(out: Path, name: str) -> Path:
     return out / f"golden_{name}"
+
+
+def _run_with_progress(scenario: Scenario) -> ScenarioRun:
+    """Run a scenario with a progress bar in sim seconds (on a terminal only)."""
+    from rich.console import Console  # noqa: PLC0415
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return run_scenario(scenario)
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed:>5.0f} / {task.total:.0f} s sim"),
+                  TimeElapsedColumn(), transient=True, console=console) as bar:
+        task = bar.add_task(f"scenario {scenario.name}", total=scenario.duration_s)
+        return run_scenario(scenario, progress=lambda done, total: bar.update(
+            task, completed=done, total=total))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     failed = False
     for name in ns.only or sorted(GOLDEN):
         scenario = SCENARIOS[name](GOLDEN[name])
-        run = run_scenario(scenario)
+        run = _run_with_progress(scenario)
         results = run_checks(name, build_timeline(run.captures), scenario.setup.start_s)
         print(f"{name}: {scenario.duration_s:.0f} s of sim time in {run.wall_s:.1f} s "
               f"({run.steps} steps)")
