@@ -117,7 +117,7 @@ def render_report(*, title: str, seed: int, start_s: float, duration_s: float,
     return "\n".join(lines)
 
 
-def _progress() -> tuple[Any, Callable[[float, float], None] | None]:
+def _progress(total_s: float) -> tuple[Any, Callable[[float, float], None] | None]:
     """A rich progress bar on a terminal (stderr), else nothing."""
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
@@ -128,7 +128,7 @@ def _progress() -> tuple[Any, Callable[[float, float], None] | None]:
     bar = Progress(TextColumn("{task.description}"), BarColumn(),
                    TextColumn("{task.completed:>5.0f} / {task.total:.0f} s sim"),
                    TimeElapsedColumn(), transient=True, console=console)
-    task = bar.add_task("demo morning (sim time)", total=1.0)
+    task = bar.add_task("demo morning (sim time)", total=total_s)
 
     def update(done: float, total: float) -> None:
         bar.update(task, completed=done, total=total)
@@ -157,7 +157,7 @@ def run_demo(out: Path | None = None, seed: int = 1) -> int:
     scenario.exclude_topics = ()  # the demo bag keeps everything (rviz markers too)
     print(f"buddy run --demo: {scenario.title}; {SCRIPTED_NOTE}", flush=True)
     wall = time.monotonic()
-    bar, update = _progress()
+    bar, update = _progress(scenario.duration_s)
     try:
         if bar is not None:
             with bar:
