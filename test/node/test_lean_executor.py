@@ -6,6 +6,7 @@ by rclpy's own implementation), timeouts, another thread waking it, shutdown."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 import time
@@ -15,9 +16,11 @@ import pytest
 import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.context import Context
+from rclpy.event_handler import SubscriptionEventCallbacks
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.parameter_client import AsyncParameterClient
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
@@ -205,3 +208,32 @@ def test_spin_in_a_thread_stops_on_shutdown(rig: Rig) -> None:
     rig.executor.shutdown()
     thread.join(timeout=2.0)
     assert not thread.is_alive()
+
+
+def test_qos_events_reach_rclpy_s_default_warning_and_user_callbacks(rig: Rig) -> None:
+    node = rig.node("qos")
+    # rclpy's default incompatible-QoS handler (log only: waited on once a second) ...
+    node.create_subscription(String, "reliable", lambda _m: None, qos.EVENTS)
+    defaults = [wt for wt in node.waitables
+                if getattr(wt, "callback", None) is not None
+                and wt.callback.__name__ == "_default_incompatible_qos_callback"]
+    assert defaults   # this subscription's (and the /parameter_events publisher's)
+    calls: list[object] = []
+    for handler in defaults:
+        original = handler.callback
+
+        @functools.wraps(original)   # same name and module: still rclpy's default
+        def counting(event: object, original=original) -> None:
+            calls.append(event)
+            original(event)
+
+        handler.callback = counting
+    # ... and a callback of the node's own, waited on at every wake.
+    mine: list[object] = []
+    node.create_subscription(
+        String, "reliable", lambda _m: None, qos.EVENTS,
+        event_callbacks=SubscriptionEventCallbacks(incompatible_qos=mine.append))
+    rig.spin_for(0.3)   # past the first wake, which waits on every event
+    best_effort = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
+    node.create_publisher(String, "reliable", best_effort)  # offers less than asked
+    assert rig.spin_until(lambda: calls and mine, timeout=5.0)

@@ -59,6 +59,13 @@ from rclpy.utilities import timeout_sec_to_nsec
 _EVENT_ATTR = "_EventHandler__event"
 _executor_event = attrgetter("_executor_event")
 _KINDS = ("timer", "subscription", "guard_condition", "client", "service")
+_LOG_ONLY_CALLBACKS = frozenset({"_default_incompatible_qos_callback",
+                                 "_default_incompatible_type_callback"})
+# rclpy's log-only QoS event handlers are waited on at most this often. A QoS event
+# stays pending in rmw until it is taken, so none is lost; its warning is at most this
+# late. Two per publisher and subscription (112 in the all-in-one graph), they were
+# most of each wake's work.
+LOG_EVENT_PERIOD_NS = 1_000_000_000
 
 
 @dataclass(slots=True)
@@ -83,6 +90,7 @@ class _Plan:
     clients: list[tuple[Any, Node]] = field(default_factory=list)
     services: list[tuple[Any, Node]] = field(default_factory=list)
     events: list[tuple[EventHandler, Node]] = field(default_factory=list)
+    log_events: list[tuple[EventHandler, Node]] = field(default_factory=list)
     waitables: list[tuple[Any, Node]] = field(default_factory=list)  # other Waitables
     # the rcl handles, in the order they are added to the wait set
     sub_handles: list[Any] = field(default_factory=list)
@@ -91,16 +99,19 @@ class _Plan:
     timer_handles: list[Any] = field(default_factory=list)
     guard_handles: list[Any] = field(default_factory=list)  # node guards + executor's two
     event_handles: list[Any] = field(default_factory=list)
+    log_event_handles: list[Any] = field(default_factory=list)
     entities: list[Any] = field(default_factory=list)   # everything with _executor_event
     groups: list[Any] = field(default_factory=list)     # distinct callback groups
     rank: dict[int, int] = field(default_factory=dict)  # id(entity) -> rclpy's order
     by_ptr: dict[str, dict[int, tuple[Any, Node]]] = field(default_factory=dict)
-    wait_set: Any = None
-    wait_set_sizes: tuple[int, ...] = ()
+    wait_sets: dict[tuple[int, ...], Any] = field(default_factory=dict)  # by sizes
 
-    def all_handles(self) -> list[Any]:
-        return (self.sub_handles + self.client_handles + self.service_handles
-                + self.timer_handles + self.guard_handles + self.event_handles)
+    def handles(self, with_log_events: bool) -> list[Any]:
+        handles = (self.sub_handles + self.client_handles + self.service_handles
+                   + self.timer_handles + self.guard_handles + self.event_handles)
+        if with_log_events:
+            handles += self.log_event_handles
+        return handles
 
 
 def _signature(nodes: Iterable[Node]) -> tuple[Any, ...]:
@@ -111,6 +122,14 @@ def _signature(nodes: Iterable[Node]) -> tuple[Any, ...]:
          tuple(node.services), tuple(node.guards), tuple(node.waitables))
         for node in nodes
     )
+
+
+def _is_log_only(handler: EventHandler) -> bool:
+    """rclpy's own default QoS event callback (incompatible QoS or type between a
+    publisher and a subscription found at discovery), which only logs a warning."""
+    callback = getattr(handler, "callback", None)
+    return (getattr(callback, "__module__", None) == EventHandler.__module__
+            and getattr(callback, "__name__", "") in _LOG_ONLY_CALLBACKS)
 
 
 def _is_plain_event(waitable: Any) -> bool:
@@ -139,6 +158,7 @@ class LeanExecutor(SingleThreadedExecutor):
         super().__init__(context=context)
         self._plan: _Plan | None = None
         self._plan_dirty = True
+        self._next_log_poll = 0   # monotonic ns: when the log-only events are due
         self.stats = ExecutorStats()
 
     # --- rclpy hooks ---------------------------------------------------------------------
@@ -279,7 +299,10 @@ class LeanExecutor(SingleThreadedExecutor):
             for node in nodes:
                 for wt in node.waitables:
                     note(wt)
-                    if _is_plain_event(wt):
+                    if _is_plain_event(wt) and _is_log_only(wt):
+                        plan.log_events.append((wt, node))
+                        plan.log_event_handles.append(getattr(wt, _EVENT_ATTR))
+                    elif _is_plain_event(wt):
                         plan.events.append((wt, node))
                         plan.event_handles.append(getattr(wt, _EVENT_ATTR))
                     else:
@@ -317,7 +340,13 @@ class LeanExecutor(SingleThreadedExecutor):
             if gc._executor_triggered:
                 gc.trigger()
         own_guards = (self._guard, self._sigint_gc)
-        handles = plan.all_handles()
+        now = time.monotonic_ns()
+        with_logs = now >= self._next_log_poll or not plan.log_events
+        if not with_logs:   # wake for them in time even if nothing else happens
+            deadline = self._next_log_poll if deadline is None else min(
+                deadline, self._next_log_poll)
+        events = plan.events + plan.log_events if with_logs else plan.events
+        handles = plan.handles(with_logs)
         handles.extend(gc.handle for gc in own_guards)
         entered: list[Any] = []
         generic: list[tuple[Any, Node]] = []
@@ -335,7 +364,7 @@ class LeanExecutor(SingleThreadedExecutor):
             except InvalidHandle:
                 self._plan = None  # something was destroyed: gather again next time
                 return []
-            wait_set = self._wait_set_for(plan, generic)
+            wait_set = self._wait_set_for(plan, generic, len(events))
             wait_set.clear_entities()
             _consume(map(wait_set.add_subscription, plan.sub_handles))
             _consume(map(wait_set.add_client, plan.client_handles))
@@ -344,26 +373,34 @@ class LeanExecutor(SingleThreadedExecutor):
             _consume(map(wait_set.add_guard_condition, plan.guard_handles))
             for gc in own_guards:
                 wait_set.add_guard_condition(gc.handle)
+            event_handles = (plan.event_handles + plan.log_event_handles if with_logs
+                             else plan.event_handles)
             for (handler, _node), index in zip(
-                    plan.events, map(wait_set.add_event, plan.event_handles), strict=True):
+                    events, map(wait_set.add_event, event_handles), strict=True):
                 handler._event_index = index
+            if not with_logs:
+                for handler, _node in plan.log_events:
+                    handler._event_index = None   # not in this wait set
             for wt, _ in generic:
                 wt.add_to_wait_set(wait_set)
 
             timeout = -1 if deadline is None else max(0, deadline - time.monotonic_ns())
             self.stats.waits += 1
             wait_set.wait(timeout)
+            if with_logs:
+                self._next_log_poll = time.monotonic_ns() + LOG_EVENT_PERIOD_NS
             if self._is_shutdown:
                 raise ShutdownException()
             if not self._context.ok():
                 raise ExternalShutdownException()
-            return self._collect(plan, wait_set, own_guards, generic)
+            return self._collect(plan, wait_set, own_guards, events, generic)
         finally:
             _consume(map(_exit, reversed(entered)))
 
-    def _wait_set_for(self, plan: _Plan, generic: list[tuple[Any, Node]]) -> Any:
+    def _wait_set_for(self, plan: _Plan, generic: list[tuple[Any, Node]],
+                      num_events: int) -> Any:
         sizes = [len(plan.sub_handles), len(plan.guard_handles) + 2, len(plan.timer_handles),
-                 len(plan.client_handles), len(plan.service_handles), len(plan.event_handles)]
+                 len(plan.client_handles), len(plan.service_handles), num_events]
         for wt, _ in generic:
             n = wt.get_num_entities()
             sizes[0] += n.num_subscriptions
@@ -373,13 +410,14 @@ class LeanExecutor(SingleThreadedExecutor):
             sizes[4] += n.num_services
             sizes[5] += n.num_events
         key = tuple(sizes)
-        if plan.wait_set is None or plan.wait_set_sizes != key:
+        wait_set = plan.wait_sets.get(key)
+        if wait_set is None:
             self.stats.wait_set_builds += 1
-            plan.wait_set = _rclpy.WaitSet(*key, self._context.handle)
-            plan.wait_set_sizes = key
-        return plan.wait_set
+            wait_set = plan.wait_sets[key] = _rclpy.WaitSet(*key, self._context.handle)
+        return wait_set
 
     def _collect(self, plan: _Plan, wait_set: Any, own_guards: tuple[Any, Any],
+                 events: list[tuple[EventHandler, Node]],
                  generic: list[tuple[Any, Node]]) -> list[tuple[Any, Node, Callable]]:
         guards_ready = wait_set.get_ready_entities("guard_condition")
         if guards_ready:
@@ -391,7 +429,7 @@ class LeanExecutor(SingleThreadedExecutor):
                 self._plan_dirty = True
         found: list[tuple[int, Any, Node, Callable]] = []
         rank = plan.rank
-        for handler, node in plan.events:
+        for handler, node in events:
             if handler.is_ready(wait_set):
                 found.append((rank[id(handler)], handler, node, self._take_waitable))
         for wt, node in generic:
