@@ -52,6 +52,32 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+@dataclass(slots=True, frozen=True)
+class ThreadStat:
+    name: str
+    cpu_s: float            # user + system
+    voluntary_switches: int  # each is the thread going to sleep: about one per wake-up
+
+
+def thread_stats(pid: int) -> dict[int, ThreadStat]:
+    """Per-thread CPU time and voluntary context switches of a process, by thread id
+    (the main thread's id is the pid). Threads that end while being read are skipped."""
+    out: dict[int, ThreadStat] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            stat = (task / "stat").read_text()
+            status = (task / "status").read_text()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat.rsplit(")", 1)[1].split()
+        switches = next(int(line.split()[1]) for line in status.splitlines()
+                        if line.startswith("voluntary_ctxt_switches:"))
+        out[int(task.name)] = ThreadStat(name, (int(fields[11]) + int(fields[12])) / CLOCK_TICKS,
+                                         switches)
+    return out
+
+
 def start(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
     return subprocess.Popen(argv, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
                             start_new_session=True)
