@@ -39,9 +39,10 @@ personality engine and the face driver. `before_server_ms` and `after_server_ms`
 
 The fake server: streamed (the bridge streams in production), `--chunk-chars` characters
 per server-sent event every `--chunk-delay-ms` (defaults 8 and 5 ms: ~45 events, about
-a quarter of a second per answer), answering with the demo echo responder's text and
-always the same feeling (happy, to a happy child) so that the INLINE, HYBRID and POST
-intents agree and the engine's mood settles.
+a quarter of a second per answer), in HTTP/1.1 chunks on a kept-alive connection as
+vLLM serves them (`--no-keep-alive`: a new connection per answer), answering with the
+demo echo responder's text and always the same feeling (happy, to a happy child) so
+that the INLINE, HYBRID and POST intents agree and the engine's mood settles.
 
 How the child talks (the spec's limits respected, as a real child would):
 - A session starts with the wake phrase ("hey buddy, ...", the first turn in the same
@@ -113,6 +114,7 @@ GOODBYE = "bye bye"
 WAKE = "hey buddy, "
 SET_STATE, SET_CONV_STATE = 0x20, 0x25   # face-protocol.md packet types
 CONV_SPEAKING = 5
+CALM_CPU_WAIT_S = 0.001
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -179,13 +181,14 @@ def steady_responder(request: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def server_process(record_file: str, chunk_chars: int, chunk_delay_s: float) -> int:
+def server_process(record_file: str, chunk_chars: int, chunk_delay_s: float,
+                   keep_alive: bool) -> int:
     """The fake LLM server: prints its URL, serves until stdin closes, then writes one
     {received_at, finished_at, status, chunks, user_text} per chat request as JSON."""
     from buddy_personality.tools.fake_llm_server import FakeLlmServer
 
     server = FakeLlmServer("stream", steady_responder, chunk_chars=chunk_chars,
-                           chunk_delay_s=chunk_delay_s).start()
+                           chunk_delay_s=chunk_delay_s, keep_alive=keep_alive).start()
     print(server.url, flush=True)
     sys.stdin.read()
     server.stop()
@@ -220,6 +223,18 @@ class Helper:
 
 # --- the child's side -------------------------------------------------------------------
 
+def run_delay_s(pid: int) -> float:
+    """Time the process's threads have spent runnable but waiting for a CPU (Linux
+    schedstat): other processes on the shared cores, not Buddy's own work."""
+    total = 0
+    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        try:
+            total += int(stat.read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue   # a thread that just ended
+    return total / 1e9
+
+
 @dataclass(slots=True)
 class Turn:
     index: int
@@ -227,6 +242,7 @@ class Turn:
     session_start: bool
     sent_at: float
     say_at: float | None = None
+    cpu_wait_s: float = 0.0   # the graph's run delay from t0 to 30 ms after the answer
 
 
 @dataclass(slots=True)
@@ -337,8 +353,8 @@ def wait_ready(probe: Probe, graph: subprocess.Popen, timeout: float = 30.0) -> 
         raise RuntimeError("another Buddy graph joined this DDS domain; run again")
 
 
-def converse(probe: Probe, count: int, turns_per_session: int,
-             rng: random.Random) -> list[Turn]:
+def converse(probe: Probe, count: int, turns_per_session: int, rng: random.Random,
+             graph_pid: int) -> list[Turn]:
     """Talk to Buddy as described in the module docstring; one Turn per utterance."""
     turns: list[Turn] = []
     last_sent = -math.inf
@@ -357,18 +373,21 @@ def converse(probe: Probe, count: int, turns_per_session: int,
         time.sleep(max(0.0, pace_until - time.monotonic()))
         while not probe.inbox.empty():   # nothing older may pass for this turn's answer
             probe.inbox.get_nowait()
+        waited = run_delay_s(graph_pid)
         turn = Turn(i, text, session_start, publish_utterance(probe, text))
         last_sent = turn.sent_at
         got = wait_for(probe, "say", turn.sent_at, REPLY_TIMEOUT_S)
         if got is not None:
             turn.say_at = got[0]
+            time.sleep(max(0.0, turn.say_at + 0.03 - time.monotonic()))  # face frame
+        turn.cpu_wait_s = run_delay_s(graph_pid) - waited
         in_session_turns = 1 if session_start else in_session_turns + 1
         turns.append(turn)
     return turns
 
 
 def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
-        chunk_delay_s: float, seed: int) -> dict[str, Any]:
+        chunk_delay_s: float, keep_alive: bool, seed: int) -> dict[str, Any]:
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
 
@@ -379,7 +398,7 @@ def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
     (tmp / "home").mkdir()
     board = Helper(["--board-process", str(tmp / "board.json"), str(tmp / "face0")])
     server = Helper(["--server-process", str(tmp / "server.json"), str(chunk_chars),
-                     str(chunk_delay_s)])
+                     str(chunk_delay_s), str(int(keep_alive))])
     env = confined_env(domain_id)
     env["HOME"] = str(tmp / "home")
     graph = start([str(VENV_BIN / "buddy"), "run", "--headless", "--llm-url", server.address,
@@ -395,7 +414,7 @@ def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
     try:
         wait_ready(probe, graph)
         time.sleep(1.0)  # latched state (governor, identity, snapshot) reaches the bridge
-        turns = converse(probe, count, turns_per_session, random.Random(seed))
+        turns = converse(probe, count, turns_per_session, random.Random(seed), graph.pid)
         time.sleep(0.3)  # the last frames reach the board
     finally:
         elapsed = time.monotonic() - started
@@ -410,7 +429,7 @@ def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
     requests = json.loads((tmp / "server.json").read_text())
     # Everything measured, for a closer look (e.g. a turn without its SET_STATE).
     (tmp / "turns.json").write_text(json.dumps({
-        "turns": [[t.index, t.text, t.sent_at, t.say_at] for t in turns],
+        "turns": [[t.index, t.text, t.sent_at, t.say_at, t.cpu_wait_s] for t in turns],
         "mood_changes": probe.mood_changes,
     }))
     result = analyse(turns, records, requests, warmup, MOOD_NAMES)
@@ -424,7 +443,8 @@ def run(count: int, warmup: int, turns_per_session: int, chunk_chars: int,
                             "after": round(os.getloadavg()[0], 2)},
         "wall_time_s": round(elapsed, 1),
         "server": {"mode": "stream", "responder": "echo_responder, always happy",
-                   "chunk_chars": chunk_chars, "chunk_delay_s": chunk_delay_s},
+                   "chunk_chars": chunk_chars, "chunk_delay_s": chunk_delay_s,
+                   "keep_alive": keep_alive},
         "dds_domain": domain_id,
         "logs": str(tmp),
     })
@@ -438,7 +458,8 @@ def analyse(turns: list[Turn], records: list[list[Any]], requests: list[dict[str
     """Match every turn with its server request and its SPEAKING face; compute figures."""
     series: dict[str, list[float]] = {k: [] for k in (
         "server", "before", "say_total", "say_over", "say_after",
-        "face_total", "face_over", "face_after")}
+        "face_total", "face_over", "face_after", "cpu_wait",
+        "calm_say_over", "calm_face_over")}
     warm: list[dict[str, float]] = []
     missed = {"say": 0, "server_request": 0, "face": 0}
     shown_reply = 0
@@ -473,11 +494,17 @@ def analyse(turns: list[Turn], records: list[list[Any]], requests: list[dict[str
         series["say_total"].append(say_ms)
         series["say_over"].append(say_ms - server_ms)
         series["say_after"].append((turn.say_at - finished_at) * 1000.0)
+        series["cpu_wait"].append(turn.cpu_wait_s * 1000.0)
+        calm = turn.cpu_wait_s < CALM_CPU_WAIT_S
+        if calm:
+            series["calm_say_over"].append(say_ms - server_ms)
         if face is None or face_ms is None:
             missed["face"] += 1
             continue
         series["face_total"].append(face_ms)
         series["face_over"].append(face_ms - server_ms)
+        if calm:
+            series["calm_face_over"].append(face_ms - server_ms)
         series["face_after"].append((face[3] - finished_at) * 1000.0)
         shown_reply += int(mood_names.get(face[1]) == REPLY_EMOTION)
     result: dict[str, Any] = {
@@ -500,6 +527,15 @@ def analyse(turns: list[Turn], records: list[list[Any]], requests: list[dict[str
                  "overhead_ms": summary(series["face_over"]),
                  "after_server_ms": summary(series["face_after"]),
                  "reply_emotion": REPLY_EMOTION, "reply_emotion_shown": shown_reply},
+        # The machine's share: how long the graph's threads waited for a CPU during
+        # each turn (other processes on the two shared cores), and the overhead of the
+        # turns where that stayed under 1 ms. For reading the figures; the target is
+        # judged on all turns.
+        "graph_cpu_wait_ms": summary(series["cpu_wait"]),
+        "calm_turns": {"cpu_wait_under_ms": CALM_CPU_WAIT_S * 1000.0,
+                       "samples": len(series["calm_say_over"]),
+                       "say_overhead_ms": summary(series["calm_say_over"]),
+                       "face_overhead_ms": summary(series["calm_face_over"])},
         "warmup": warm,
         "target_overhead_p99_ms": TARGET_OVERHEAD_P99_MS,
     }
@@ -523,18 +559,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="fake server: characters per streamed event")
     parser.add_argument("--chunk-delay-ms", type=float, default=5.0,
                         help="fake server: pause after each streamed event")
+    parser.add_argument("--keep-alive", action=argparse.BooleanOptionalAction, default=True,
+                        help="fake server: streams in HTTP/1.1 chunks on a connection that "
+                        "stays open, as vLLM serves them (default); --no-keep-alive closes "
+                        "the connection after each answer")
     parser.add_argument("--seed", type=int, default=1)
     # internal: the helper processes
     parser.add_argument("--board-process", nargs=2, help=argparse.SUPPRESS)
-    parser.add_argument("--server-process", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--server-process", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.board_process:
         return board_process(*args.board_process)
     if args.server_process:
-        record_file, chunk_chars, chunk_delay_s = args.server_process
-        return server_process(record_file, int(chunk_chars), float(chunk_delay_s))
+        record_file, chunk_chars, chunk_delay_s, keep_alive = args.server_process
+        return server_process(record_file, int(chunk_chars), float(chunk_delay_s),
+                              keep_alive == "1")
     result = run(args.utterances, args.warmup, args.turns_per_session, args.chunk_chars,
-                 args.chunk_delay_ms / 1000.0, args.seed)
+                 args.chunk_delay_ms / 1000.0, args.keep_alive, args.seed)
     if args.json:
         print(json.dumps(result))
     else:

@@ -15,10 +15,11 @@ raises to the caller.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +74,14 @@ class _AttemptError(Exception):
 
 class _GuidedRejected(Exception):
     """The server refused response_format: retry unguided at once."""
+
+
+@dataclass(slots=True)
+class _OpenStream:
+    """A stream whose `[DONE]` has been read but whose HTTP body has not ended yet."""
+
+    rest: Iterator[str]           # the same line iterator, after [DONE]
+    closer: contextlib.ExitStack  # closes the response
 
 
 class LlmClient:
@@ -131,8 +140,33 @@ class LlmClient:
         policy: CallPolicy,
         on_emotion: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
+        on_result: Callable[[CallResult], None] | None = None,
     ) -> CallResult:
-        """One turn: up to 1 + policy.max_retries attempts."""
+        """One turn: up to 1 + policy.max_retries attempts.
+
+        `on_result` gets the result as soon as it is known, before the client reads what
+        follows `[DONE]` in a streamed body (normally only the end of the chunked body):
+        reading it lets the connection be reused for the next turn, which saves a TCP
+        connect (a network round trip to the home server), and doing it after the answer
+        went out keeps it off the answer's path.
+        """
+        unfinished: list[_OpenStream] = []
+        try:
+            result = self._complete(messages, policy, on_emotion, cancel, unfinished)
+            if on_result is not None:
+                on_result(result)
+            return result
+        finally:
+            self._finish(unfinished, cancel)
+
+    def _complete(
+        self,
+        messages: list[dict[str, str]],
+        policy: CallPolicy,
+        on_emotion: Callable[[str], None] | None,
+        cancel: threading.Event | None,
+        unfinished: list[_OpenStream],
+    ) -> CallResult:
         result = CallResult(ok=False, guided=self.guided_supported)
         if not policy.may_call:
             result.errors.append("policy forbids calls")
@@ -153,6 +187,7 @@ class LlmClient:
             if cancel is not None and cancel.is_set():
                 result.cancelled = True
                 break
+            self._finish(unfinished, cancel)
             if attempt > 0 and self.config.retry_backoff_s > 0:
                 self._sleep(self.config.retry_backoff_s)
             attempt += 1
@@ -161,12 +196,12 @@ class LlmClient:
                 body = self.request_body(messages, policy)
                 result.guided = "response_format" in body
                 try:
-                    content = self._one_attempt(body, field_seen, cancel)
+                    content = self._one_attempt(body, field_seen, cancel, unfinished)
                 except _GuidedRejected:
                     self.guided_supported = False
                     body = self.request_body(messages, policy)
                     result.guided = False
-                    content = self._one_attempt(body, field_seen, cancel)
+                    content = self._one_attempt(body, field_seen, cancel, unfinished)
                 data, reason = parse_answer_text(content)
                 if data is None:
                     raise _AttemptError(reason)
@@ -188,10 +223,14 @@ class LlmClient:
         body: dict[str, Any],
         field_seen: Callable[[str, str], None],
         cancel: threading.Event | None,
+        unfinished: list[_OpenStream],
     ) -> str:
+        """One request. A stream that reached `[DONE]` is left open in `unfinished`."""
         deadline = self._clock() + self.config.request_timeout_s
+        closer = contextlib.ExitStack()
         try:
-            with self._http.stream("POST", self._url, json=body) as r:
+            with closer:
+                r = closer.enter_context(self._http.stream("POST", self._url, json=body))
                 if r.status_code in (400, 422) and "response_format" in body:
                     r.read()
                     raise _GuidedRejected()
@@ -203,11 +242,28 @@ class LlmClient:
                     if self._clock() > deadline:
                         raise _AttemptError("timeout")
                     return self._content_of(raw)
-                return self._read_stream(r, field_seen, cancel, deadline)
+                lines = r.iter_lines()
+                content = self._read_stream(lines, field_seen, cancel, deadline)
+                unfinished.append(_OpenStream(lines, closer.pop_all()))
+                return content
         except httpx.TimeoutException as exc:
             raise _AttemptError("timeout") from exc
         except httpx.HTTPError as exc:
             raise _AttemptError(f"connection: {type(exc).__name__}") from exc
+
+    @staticmethod
+    def _finish(unfinished: list[_OpenStream], cancel: threading.Event | None) -> None:
+        """Read the rest of finished streams so their connections go back to the pool
+        (httpx closes a connection whose response was not read to the end). Bounded by
+        the read timeout; on cancel or any error the connection is just closed."""
+        while unfinished:
+            stream = unfinished.pop()
+            with stream.closer:
+                if cancel is not None and cancel.is_set():
+                    continue
+                with contextlib.suppress(httpx.HTTPError):
+                    for _line in stream.rest:
+                        pass
 
     @staticmethod
     def _content_of(raw: bytes) -> str:
@@ -222,14 +278,15 @@ class LlmClient:
 
     def _read_stream(
         self,
-        r: httpx.Response,
+        lines: Iterator[str],
         field_seen: Callable[[str, str], None],
         cancel: threading.Event | None,
         deadline: float,
     ) -> str:
+        """The streamed content, up to `[DONE]` or the end of the body."""
         fields = JsonFieldStream(field_seen)
         parts: list[str] = []
-        for line in r.iter_lines():
+        for line in lines:
             if cancel is not None and cancel.is_set():
                 raise _AttemptError("cancelled")
             if self._clock() > deadline:

@@ -267,15 +267,23 @@ class LlmBridgeNode(Node):
     def _run_call(self, req: CallRequest, cancel: threading.Event) -> None:
         assert self._client is not None
 
+        posted: list[bool] = []
+
         def inline(emotion: str) -> None:
             self._post(("inline", req.ticket, emotion))
 
+        def answer(result: CallResult) -> None:
+            # Handed over as soon as it is known; the client then tidies the connection.
+            posted.append(True)
+            self._post(("result", req.ticket, result))
+
         try:
-            result = self._client.complete(req.messages, req.policy, on_emotion=inline,
-                                           cancel=cancel)
+            self._client.complete(req.messages, req.policy, on_emotion=inline, cancel=cancel,
+                                  on_result=answer)
         except Exception as exc:  # the client catches HTTP errors; anything else is a bug
-            result = CallResult(ok=False, errors=[f"client error: {exc!r}"], failed_attempts=1)
-        self._post(("result", req.ticket, result))
+            if not posted:
+                answer(CallResult(ok=False, errors=[f"client error: {exc!r}"],
+                                  failed_attempts=1))
 
     def _run_probe(self) -> None:
         assert self._client is not None

@@ -117,12 +117,16 @@ class FakeLlmServer:
         chunk_chars: int = 7,
         chunk_delay_s: float = 0.0,
         port: int = 0,
+        keep_alive: bool = False,
     ) -> None:
         self.set_mode(mode)
         self.responder: Responder = responder or (lambda _req: DEFAULT_ANSWER)
         self.slow_s = slow_s
         self.chunk_chars = max(1, chunk_chars)
         self.chunk_delay_s = chunk_delay_s
+        # Streamed answers in HTTP/1.1 chunks on a connection that stays open, as vLLM
+        # (uvicorn) serves them; off: `Connection: close` after each stream.
+        self.keep_alive = keep_alive
         self.requests: list[dict[str, Any]] = []
         self.chunks_sent = 0   # SSE content events written so far (all requests)
         self.raw_requests: list[bytes] = []
@@ -279,28 +283,41 @@ class FakeLlmServer:
                     })
 
             def _stream(self, content: str) -> None:
+                keep_alive = server.keep_alive
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Cache-Control", "no-cache")
-                self.send_header("Connection", "close")
+                if keep_alive:
+                    self.send_header("Transfer-Encoding", "chunked")
+                else:
+                    self.send_header("Connection", "close")
                 self.end_headers()
                 self._status = 200
                 n = server.chunk_chars
+
+                def send(event: bytes) -> None:
+                    if keep_alive:  # one HTTP/1.1 chunk per event, in one write
+                        event = f"{len(event):X}\r\n".encode() + event + b"\r\n"
+                    self.wfile.write(event)
+                    self.wfile.flush()
+
                 try:
                     for i in range(0, len(content), n):
                         ev = {"object": "chat.completion.chunk",
                               "choices": [{"index": 0, "delta": {"content": content[i:i + n]}}]}
-                        self.wfile.write(f"data: {json.dumps(ev)}\n\n".encode())
-                        self.wfile.flush()
+                        send(f"data: {json.dumps(ev)}\n\n".encode())
                         server.chunks_sent += 1
                         self._chunks += 1
                         if server.chunk_delay_s > 0:
                             time.sleep(server.chunk_delay_s)
-                    self.wfile.write(b"data: [DONE]\n\n")
-                    self.wfile.flush()
+                    send(b"data: [DONE]\n\n")
+                    if keep_alive:
+                        self.wfile.write(b"0\r\n\r\n")
+                        self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
-                    pass
-                self.close_connection = True
+                    self.close_connection = True
+                    return
+                self.close_connection = not keep_alive
 
         return Handler
 
