@@ -20,13 +20,16 @@ measured 27.9 %).
 - only the entities that rcl reports ready are looked up (a dict by pointer);
 - a handler does not re-trigger the executor's guard condition after taking its work:
   that wake-up exists for multi-threaded executors, a single thread rebuilds anyway;
-- the spin_once timeout is a deadline passed to rcl_wait, not a new rcl timer per call.
+- the spin_once timeout is a deadline passed to rcl_wait, not a new rcl timer per call;
+- rclpy's default QoS event handlers, which only log an incompatible QoS or type found
+  at discovery, are waited on once a second (LOG_EVENT_PERIOD_NS), not at every wake.
 
-Anything unusual falls back to rclpy's own implementation for that wake: a pending
-coroutine task, an entity that is still marked as being executed, a callback group
-other than rclpy's two standard kinds, a busy mutually exclusive group, or a handle
-that was destroyed under us. Everything used here is rclpy 7 API (Jazzy); if this rclpy
-lacks any of it, `make_executor()` returns the stock SingleThreadedExecutor.
+Coroutine callbacks are resumed as rclpy does. Anything unusual falls back to rclpy's
+own implementation for that wake: an entity still marked as being executed, a busy
+mutually exclusive callback group (a coroutine awaiting), a callback group other than
+rclpy's two standard kinds, or a handle destroyed while the plan was gathered. It uses
+rclpy 7 internals (Jazzy: Executor._take_*, _tasks, _guard; EventHandler's rcl handle);
+if this rclpy lacks them, `make_executor()` returns the stock SingleThreadedExecutor.
 """
 
 from __future__ import annotations
@@ -147,7 +150,6 @@ def _consume(iterator: Iterable[Any]) -> None:
     deque(iterator, maxlen=0)
 
 
-_enter = methodcaller("__enter__")
 _exit = methodcaller("__exit__", None, None, None)
 
 
