@@ -6,8 +6,8 @@ overhead (total minus the server's time for that request). One JSON object with 
 
 Target (issue 8): Buddy's overhead under 20 ms at p99, for both the answer and the face.
 
-Setup (four processes; all stamps are CLOCK_MONOTONIC, which is system-wide, and each
-stamp is taken in a process with nothing else competing for its GIL):
+Setup (four processes; all stamps are CLOCK_MONOTONIC, which is system-wide, and each is
+taken in a process that does little else, so it does not wait for that process's GIL):
 - the graph as `buddy run --headless --llm-url URL --port LINK` runs it: one process,
   all five nodes on one executor, parameters from config/robot.yaml; HOME points at a
   temporary directory, so the memory, household and RS-2 usage files start empty and
@@ -20,7 +20,8 @@ stamp is taken in a process with nothing else competing for its GIL):
   with --board-process), decoding every frame with the face codec and stamping arrival;
 - this process: a probe node that publishes the utterances and stamps each `tts/say`
   as it arrives.
-DDS is confined (loopback profile, LOCALHOST discovery, a domain of its own).
+DDS is confined (loopback profile, LOCALHOST discovery) to a domain where no other node
+was seen (other Buddy graphs on the machine would answer our utterances too).
 
 What is timed, per utterance (t0 = just before publishing it):
 - (a) say: t0 -> the reply's `tts/say` received by the probe.
@@ -59,15 +60,18 @@ How the child talks (the spec's limits respected, as a real child would):
 - Utterances are paced by the bridge's cognition cooldown (spec 003 §3.4: 1 s between
   calls, otherwise no call at all): the next utterance goes out once the reply has
   arrived and at least cooldown + 50 ms after the previous one, plus a random 0-100 ms
-  so it lands at a random phase of the 50 Hz face tick and the 10 Hz bridge tick. Buddy
+  so it lands at a random phase of the nodes' timers (face driver, 10 Hz bridge tick, 1 Hz
+personality tick). Buddy
   may still be "speaking" (its estimated speech time): the child talks over it, which
   the bridge handles as a new turn.
 The first `--warmup` utterances (first HTTP connection, first validation) are not
 counted; their figures are reported apart.
 
 Percentiles are nearest-rank: p99 of n samples is the ceil(0.99 n)-th smallest (with the
-default ~87 samples, the largest). Other helpers share the two cores: the 1-minute load
-average before and after is reported; repeat runs and compare.
+default ~87 samples, the largest). Other processes share the cores: the 1-minute load
+average before and after, the graph's CPU wait per turn (Linux schedstat: time its
+threads were runnable but not running) and the worst turns with theirs are reported;
+repeat runs and compare.
 """
 
 from __future__ import annotations
@@ -459,6 +463,7 @@ def analyse(turns: list[Turn], records: list[list[Any]], requests: list[dict[str
         "server", "before", "say_total", "say_over", "say_after",
         "face_total", "face_over", "face_after", "cpu_wait")}
     warm: list[dict[str, float]] = []
+    counted: list[dict[str, float]] = []   # per counted turn, for the worst ones
     missed = {"say": 0, "server_request": 0, "face": 0}
     shown_reply = 0
     for n, turn in enumerate(turns):
@@ -493,12 +498,16 @@ def analyse(turns: list[Turn], records: list[list[Any]], requests: list[dict[str
         series["say_over"].append(say_ms - server_ms)
         series["say_after"].append((turn.say_at - finished_at) * 1000.0)
         series["cpu_wait"].append(turn.cpu_wait_s * 1000.0)
+        counted.append({"turn": turn.index, "say_overhead_ms": say_ms - server_ms,
+                        "before_server_ms": series["before"][-1],
+                        "graph_cpu_wait_ms": turn.cpu_wait_s * 1000.0})
         if face is None or face_ms is None:
             missed["face"] += 1
             continue
         series["face_total"].append(face_ms)
         series["face_over"].append(face_ms - server_ms)
         series["face_after"].append((face[3] - finished_at) * 1000.0)
+        counted[-1]["face_overhead_ms"] = face_ms - server_ms
         shown_reply += int(mood_names.get(face[1]) == REPLY_EMOTION)
     result: dict[str, Any] = {
         "benchmark": "end_to_end",
@@ -524,6 +533,11 @@ def analyse(turns: list[Turn], records: list[list[Any]], requests: list[dict[str
         # spent runnable but waiting for a CPU during each turn (utterance to 30 ms after
         # the answer, ~0.3 s, streaming included), summed over threads.
         "graph_cpu_wait_ms": summary(series["cpu_wait"]),
+        # The turns that set the p99, with the graph's CPU wait in each: a turn that
+        # waited far longer than the median for a CPU was slowed by the machine.
+        "worst_turns": [{k: v if k == "turn" else round(v, 3) for k, v in t.items()}
+                        for t in sorted(counted, key=lambda t: -max(
+                            t["say_overhead_ms"], t.get("face_overhead_ms", 0.0)))[:3]],
         "warmup": warm,
         "target_overhead_p99_ms": TARGET_OVERHEAD_P99_MS,
     }
