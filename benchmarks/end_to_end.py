@@ -550,7 +550,9 @@ def analyse(turns: list[Turn], records: list[list[Any]], requests: list[dict[str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description="End-to-end latency: a child's utterance to tts/say and to the face's "
+        "SET_STATE, and Buddy's overhead net of the LLM server's time (target: p99 < 20 ms).")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--utterances", type=int, default=90,
                         help="utterances to send (default 90: about 2 minutes)")
