@@ -131,7 +131,18 @@ class FakeLlmServer:
         self.chunks_sent = 0   # SSE content events written so far (all requests)
         self.raw_requests: list[bytes] = []
         self.timings: list[RequestTiming] = []
+        # Test hooks. `connections`: the peer (host, port) of every accepted TCP
+        # connection, so a test can see whether a client reused one. `hold_after_done`:
+        # when set to an Event, a stream waits for it (at most `hold_timeout_s`) after
+        # writing `[DONE]` and before ending the body, so a test can observe what a
+        # client does between the two; `holds` says how each hold ended (True: the
+        # event released it, False: it timed out).
+        self.connections: list[tuple[str, int]] = []
+        self.hold_after_done: threading.Event | None = None
+        self.hold_timeout_s = 5.0
+        self.holds: list[bool] = []
         self._lock = threading.Lock()
+        self._timing_added = threading.Condition(self._lock)
         self._httpd = _QuietServer(("127.0.0.1", port), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -150,7 +161,10 @@ class FakeLlmServer:
             self.requests.clear()
             self.raw_requests.clear()
             self.timings.clear()
+            self.connections.clear()
+            self.holds.clear()
             self.chunks_sent = 0
+        self.hold_after_done = None
 
     @property
     def port(self) -> int:
@@ -187,6 +201,18 @@ class FakeLlmServer:
         with self._lock:
             return list(self.timings)
 
+    def wait_for_timings(self, count: int, timeout_s: float = 5.0) -> list[RequestTiming]:
+        """The timings once at least `count` are recorded (or whatever there is after
+        `timeout_s`): a client can have the last byte before the server stamps it."""
+        with self._timing_added:
+            self._timing_added.wait_for(lambda: len(self.timings) >= count, timeout_s)
+            return list(self.timings)
+
+    def connection_count(self) -> int:
+        """TCP connections accepted so far (since start or the last reset)."""
+        with self._lock:
+            return len(self.connections)
+
     # --- serving ------------------------------------------------------------------------
     def _record(self, raw: bytes) -> tuple[dict[str, Any], int]:
         """The parsed body and its index in `requests`."""
@@ -206,6 +232,7 @@ class FakeLlmServer:
         with self._lock:
             self.timings.append(RequestTiming(received_at, finished_at, status, chunks,
                                               request_index))
+            self._timing_added.notify_all()
 
     def _content_for(self, request: dict[str, Any]) -> str:
         if self.mode == "malformed":
@@ -222,6 +249,12 @@ class FakeLlmServer:
 
             def log_message(self, *_args: object) -> None:  # quiet in tests
                 return
+
+            def setup(self) -> None:  # once per accepted connection
+                super().setup()
+                host, port = self.client_address[:2]
+                with server._lock:
+                    server.connections.append((str(host), int(port)))
 
             def _send_json(self, code: int, doc: dict[str, Any]) -> None:
                 data = json.dumps(doc).encode()
@@ -311,6 +344,11 @@ class FakeLlmServer:
                         if server.chunk_delay_s > 0:
                             time.sleep(server.chunk_delay_s)
                     send(b"data: [DONE]\n\n")
+                    hold = server.hold_after_done
+                    if hold is not None:
+                        released = hold.wait(server.hold_timeout_s)
+                        with server._lock:
+                            server.holds.append(released)
                     if keep_alive:
                         self.wfile.write(b"0\r\n\r\n")
                         self.wfile.flush()
