@@ -83,10 +83,13 @@ DELEGATED: dict[str, str] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] and argv[0] in DELEGATED:
-        return _delegate(DELEGATED[argv[0]], argv[1:])
-    ns = build_parser().parse_args(argv)
-    return int(ns.func(ns))
+    try:
+        if argv[:1] and argv[0] in DELEGATED:
+            return _delegate(DELEGATED[argv[0]], argv[1:])
+        ns = build_parser().parse_args(argv)
+        return int(ns.func(ns))
+    except KeyboardInterrupt:
+        return 0  # Ctrl-C before a command's own handling started (e.g. while importing)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ def run(ns: argparse.Namespace) -> int:
     )
     from buddy_personality.nodes.common.executor import make_executor  # noqa: PLC0415
     from buddy_personality.nodes.common.parameters import ParameterError  # noqa: PLC0415
+    from buddy_personality.nodes.common.runtime import stopped_by_signal  # noqa: PLC0415
 
     params = ns.params or str(default_params_file())
     ros_args = ["--params-file", params]
@@ -61,6 +62,10 @@ def run(ns: argparse.Namespace) -> int:
     except ParameterError as exc:
         print(f"buddy: {exc}", file=sys.stderr)
         return 2
+    except Exception:
+        if stopped_by_signal():
+            return 0
+        raise
     finally:
         if view is not None:
             view.close()

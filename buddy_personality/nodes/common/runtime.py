@@ -4,6 +4,7 @@ destroy_node; try_shutdown; exit 0 on Ctrl-C and SIGTERM) and small clock helper
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Sequence
 
 import rclpy
@@ -18,6 +19,23 @@ from buddy_personality.nodes.common.parameters import ParameterError
 def now_s(node: Node) -> float:
     """The node clock in seconds (sim time when use_sim_time is set)."""
     return node.get_clock().now().nanoseconds * 1e-9
+
+
+def stopped_by_signal(grace_s: float = 1.0) -> bool:
+    """Whether an exception that escaped the spin is the echo of Ctrl-C or SIGTERM.
+
+    rclpy's signal handler shuts the context down from its own thread, and the pending
+    KeyboardInterrupt can surface inside a pybind11 call as another error (seen:
+    `RuntimeError: Unable to convert call argument` from `take_message`, or an error from
+    a constructor under which the context went away). So a stop that was asked for may
+    show up as a crash a moment before the context reports it: wait briefly for that.
+    """
+    deadline = time.monotonic() + grace_s
+    while rclpy.ok():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> int:
@@ -40,10 +58,7 @@ def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> 
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except Exception:
-        # Ctrl-C or SIGTERM while the node was still being built: rclpy's signal handler
-        # shut the context down under the constructor. That is a requested stop, not a
-        # crash.
-        if not rclpy.ok():
+        if stopped_by_signal():
             return 0
         raise
     finally:
