@@ -3,6 +3,12 @@ used by the face tests as independent oracles (not used by the driver itself).""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from buddy_personality.face.link import LinkManager
+    from buddy_personality.face.sim_board import SimulatedBoard
+
 
 def crc_bit_loop(data: bytes) -> int:
     """The document's CRC definition, literally: poly 0x1021, init 0xFFFF, MSB-first
@@ -50,3 +56,31 @@ class BoardPort:
 
     def close(self) -> None:
         self.closed = True
+
+
+class PortOpener:
+    """Opens BoardPorts on one simulated board, for LinkManager tests; `missing` makes
+    opening fail like a device that is gone. `now` is handed to every port it opened."""
+
+    def __init__(self, board: SimulatedBoard) -> None:
+        self.board = board
+        self.missing = False
+        self.ports: list[BoardPort] = []
+        self.attempts: list[float] = []
+        self.now = 0.0
+
+    def __call__(self) -> BoardPort:
+        self.attempts.append(self.now)
+        if self.missing:
+            raise FileNotFoundError("/dev/ttyACM0 does not exist")
+        port = BoardPort(self.board)
+        port.now = self.now
+        self.ports.append(port)
+        return port
+
+    def poll(self, link: LinkManager, now: float) -> Any:
+        """Advance the opener's and its ports' time to `now`, then poll the link."""
+        self.now = now
+        for port in self.ports:
+            port.now = now
+        return link.poll(now)

@@ -17,7 +17,7 @@ from buddy_personality.face.link import LinkConfig, LinkManager, LinkState
 from buddy_personality.face.policy import FacePolicy, KeepaliveScheduler
 from buddy_personality.face.protocol import ConvState, PacketType, SetState
 from buddy_personality.face.sim_board import SimulatedBoard
-from buddy_personality.face.testing import BoardPort
+from buddy_personality.face.testing import BoardPort, PortOpener
 
 SPEAKING = int(ConvState.SPEAKING)
 THINKING = int(ConvState.THINKING)
@@ -87,60 +87,35 @@ def test_keepalive_due_time() -> None:
 # --- the link's timers --------------------------------------------------------------------
 
 
-class Opener:
-    def __init__(self, board: SimulatedBoard) -> None:
-        self.board = board
-        self.missing = False
-        self.attempts: list[float] = []
-        self.ports: list[BoardPort] = []
-        self.now = 0.0
-
-    def __call__(self) -> BoardPort:
-        self.attempts.append(self.now)
-        if self.missing:
-            raise FileNotFoundError("gone")
-        port = BoardPort(self.board)
-        port.now = self.now
-        self.ports.append(port)
-        return port
-
-
-def poll(link: LinkManager, opener: Opener, now: float):
-    opener.now = now
-    for port in opener.ports:
-        port.now = now
-    return link.poll(now)
-
-
 def test_link_deadlines_backoff_negotiation_and_silence() -> None:
-    opener = Opener(SimulatedBoard(mute=True, now=0.0))
+    opener = PortOpener(SimulatedBoard(mute=True, now=0.0))
     link = LinkManager(opener, LinkConfig(negotiation_timeout_s=0.5, silence_timeout_s=3.0,
                                           backoff_initial_s=0.5))
     assert link.next_deadline(0.0) == 0.0                 # never tried: now
-    poll(link, opener, 0.0)
+    opener.poll(link, 0.0)
     assert link.state == LinkState.NEGOTIATING
     assert link.next_deadline(0.0) == 0.5                 # negotiation timeout first
-    poll(link, opener, 0.5)
+    opener.poll(link, 0.5)
     assert link.state == LinkState.CONNECTED and link.version == 1
     assert link.next_deadline(0.5) == 3.0                 # then heartbeat silence
-    poll(link, opener, 3.0 + MARGIN)
+    opener.poll(link, 3.0 + MARGIN)
     assert link.state == LinkState.DISCONNECTED
     assert link.next_deadline(3.0 + MARGIN) == pytest.approx(3.5 + MARGIN)  # backoff
     link.config.silence_timeout_s = 0.0
-    poll(link, opener, 3.5 + MARGIN)
-    poll(link, opener, 4.1)
+    opener.poll(link, 3.5 + MARGIN)
+    opener.poll(link, 4.1)
     assert link.state == LinkState.CONNECTED
     assert link.next_deadline(4.1) is None                # nothing by the clock
 
 
 def test_a_missing_port_polled_only_at_its_deadlines_retries_at_the_same_times() -> None:
     # The same exponential backoff as the 20 ms poll in test_link.py, exactly on time.
-    opener = Opener(SimulatedBoard(now=0.0))
+    opener = PortOpener(SimulatedBoard(now=0.0))
     opener.missing = True
     link = LinkManager(opener, LinkConfig(backoff_initial_s=0.5, backoff_max_s=4.0))
     t = 0.0
     while t < 20.0:
-        poll(link, opener, t)
+        opener.poll(link, t)
         t = link.next_deadline(t)
         assert t is not None
     assert opener.attempts[:6] == [0.0, 0.5, 1.5, 3.5, 7.5, 11.5]

@@ -10,44 +10,17 @@ from buddy_personality.face.codec import FrameDecoder, encode_frame, parse_packe
 from buddy_personality.face.link import LinkConfig, LinkManager, LinkState
 from buddy_personality.face.protocol import ButtonEvent, SetState
 from buddy_personality.face.sim_board import SimulatedBoard
-from buddy_personality.face.testing import BoardPort
+from buddy_personality.face.testing import PortOpener
 
 
-class Opener:
-    """Opens BoardPorts on one board; `missing` makes opening fail like a gone device."""
-
-    def __init__(self, board: SimulatedBoard) -> None:
-        self.board = board
-        self.missing = False
-        self.ports: list[BoardPort] = []
-        self.attempts: list[float] = []
-        self.now = 0.0
-
-    def __call__(self) -> BoardPort:
-        self.attempts.append(self.now)
-        if self.missing:
-            raise FileNotFoundError("/dev/ttyACM0 does not exist")
-        port = BoardPort(self.board)
-        port.now = self.now
-        self.ports.append(port)
-        return port
-
-
-def poll(link: LinkManager, opener: Opener, now: float):
-    opener.now = now
-    for port in opener.ports:
-        port.now = now
-    return link.poll(now)
-
-
-def make(board: SimulatedBoard | None = None, **config) -> tuple[LinkManager, Opener]:
-    opener = Opener(board or SimulatedBoard(now=0.0))
+def make(board: SimulatedBoard | None = None, **config) -> tuple[LinkManager, PortOpener]:
+    opener = PortOpener(board or SimulatedBoard(now=0.0))
     return LinkManager(opener, LinkConfig(**config)), opener
 
 
 def test_negotiates_v2_with_a_v1_envelope_request() -> None:
     link, opener = make()
-    result = poll(link, opener, 0.0)
+    result = opener.poll(link, 0.0)
     # The request on the wire is the hand-checked vector of test_codec: v1 envelope,
     # SET_PROTOCOL_VERSION, seq 0, data [2].
     assert bytes(opener.ports[0].written) == bytes([0x02, 0x07, 0x04, 0x02, 0x4E, 0x69, 0x00])
@@ -59,9 +32,9 @@ def test_negotiates_v2_with_a_v1_envelope_request() -> None:
 
 def test_v1_only_firmware_falls_back_to_v1_after_the_timeout() -> None:
     link, opener = make(SimulatedBoard(v1_only=True, now=0.0), negotiation_timeout_s=0.5)
-    poll(link, opener, 0.0)
-    assert not poll(link, opener, 0.49).connected_now
-    result = poll(link, opener, 0.5)
+    opener.poll(link, 0.0)
+    assert not opener.poll(link, 0.49).connected_now
+    result = opener.poll(link, 0.5)
     assert result.connected_now
     assert (link.state, link.version) == (LinkState.CONNECTED, 1)
     assert link.counters.negotiation_timeouts == 1
@@ -75,38 +48,38 @@ def test_port_missing_at_start_retries_with_exponential_backoff() -> None:
     opener.missing = True
     t = 0.0
     while t < 20.0:
-        poll(link, opener, t)
+        opener.poll(link, t)
         t = round(t + 0.02, 2)
     assert opener.attempts[:6] == [0.0, 0.5, 1.5, 3.5, 7.5, 11.5]  # +0.5, 1, 2, 4, 4
     assert link.state == LinkState.DISCONNECTED
     assert "does not exist" in link.last_error
     opener.missing = False
-    assert poll(link, opener, 23.5).connected_now
+    assert opener.poll(link, 23.5).connected_now
     assert link.counters.reconnects == 0  # never connected before: a first connect
 
 
 def test_write_error_is_a_loss_then_reconnect_and_renegotiate() -> None:
     link, opener = make(backoff_initial_s=0.5)
-    poll(link, opener, 0.0)
-    poll(link, opener, 0.01)
-    poll(link, opener, 1.2)  # heartbeat heard: backoff reset
+    opener.poll(link, 0.0)
+    opener.poll(link, 0.01)
+    opener.poll(link, 1.2)  # heartbeat heard: backoff reset
     opener.ports[0].fail_writes = True
     assert not link.send(SetState(0, 0), 1.3)
     assert link.state == LinkState.DISCONNECTED and opener.ports[0].closed
     assert link.counters.write_errors == 1
-    poll(link, opener, 1.5)
+    opener.poll(link, 1.5)
     assert len(opener.ports) == 1  # backoff: not yet
-    assert poll(link, opener, 1.8).connected_now
+    assert opener.poll(link, 1.8).connected_now
     assert len(opener.ports) == 2
     assert link.version == 2 and link.counters.reconnects == 1
 
 
 def test_read_error_from_the_reader_thread_is_a_loss() -> None:
     link, opener = make()
-    poll(link, opener, 0.0)
-    poll(link, opener, 0.01)
+    opener.poll(link, 0.0)
+    opener.poll(link, 0.01)
     opener.ports[0].read_error = "read failed: [Errno 5] Input/output error"
-    poll(link, opener, 0.1)
+    opener.poll(link, 0.1)
     assert link.state == LinkState.DISCONNECTED
     assert link.counters.read_errors == 1 and "Errno 5" in link.last_error
 
@@ -115,7 +88,7 @@ def test_a_board_that_never_answers_is_dropped_after_silence_and_retried() -> No
     link, opener = make(SimulatedBoard(mute=True, now=0.0), silence_timeout_s=3.0)
     t = 0.0
     while t < 10.0:
-        poll(link, opener, t)
+        opener.poll(link, t)
         t = round(t + 0.02, 2)
     # v1 fallback at 0.5 s, silence at 3 s, reopen 0.5 s later, ... never raises.
     assert link.counters.negotiation_timeouts >= 2
@@ -125,26 +98,26 @@ def test_a_board_that_never_answers_is_dropped_after_silence_and_retried() -> No
 
 def test_board_restart_on_v1_under_a_v2_link_triggers_renegotiation() -> None:
     link, opener = make()
-    poll(link, opener, 0.0)
-    poll(link, opener, 0.01)
+    opener.poll(link, 0.0)
+    opener.poll(link, 0.01)
     assert link.version == 2
     opener.board.reset(1.0)  # reset button: the port stays, the board is back on v1
     for i in range(3):
         opener.ports[0].inbox += opener.board.button(0, 3, 1, 1.0 + i / 10)
-    poll(link, opener, 1.5)
+    opener.poll(link, 1.5)
     assert link.counters.renegotiations == 1
     assert link.state == LinkState.NEGOTIATING
-    assert poll(link, opener, 1.52).connected_now  # the ACK is read on the next poll
+    assert opener.poll(link, 1.52).connected_now  # the ACK is read on the next poll
     assert link.version == 2 and opener.board.version == 2
 
 
 def test_garbage_and_truncated_frames_are_counted_and_the_link_survives() -> None:
     link, opener = make()
-    poll(link, opener, 0.0)
-    poll(link, opener, 0.01)
+    opener.poll(link, 0.0)
+    opener.poll(link, 0.01)
     good = opener.board.button(1, 0, 1, 0.1)
     opener.ports[0].inbox += b"\x13\x37\xff\x00" + good[:5] + b"\x00" + good
-    result = poll(link, opener, 0.1)
+    result = opener.poll(link, 0.1)
     assert [p.payload for p in result.packets] == [ButtonEvent(1, 0, 1, 0)]
     assert link.counters.drops.total() == 2
     assert link.state == LinkState.CONNECTED
@@ -152,8 +125,8 @@ def test_garbage_and_truncated_frames_are_counted_and_the_link_survives() -> Non
 
 def test_v2_frames_carry_sequence_and_host_time() -> None:
     link, opener = make()
-    poll(link, opener, 0.0)
-    poll(link, opener, 0.01)
+    opener.poll(link, 0.0)
+    opener.poll(link, 0.01)
     start = len(opener.ports[0].written)
     link.send(SetState(3, 9), 2.5)
     (body,) = FrameDecoder().feed(bytes(opener.ports[0].written[start:]))
@@ -165,7 +138,7 @@ def test_v2_frames_carry_sequence_and_host_time() -> None:
 def test_send_while_down_is_refused_and_counted() -> None:
     link, opener = make()
     opener.missing = True
-    poll(link, opener, 0.0)
+    opener.poll(link, 0.0)
     assert not link.send(SetState(0, 0), 0.0)
     assert link.counters.dropped_while_down == 1
 
@@ -176,14 +149,14 @@ def test_send_while_down_is_refused_and_counted() -> None:
 def test_fuzz_arbitrary_board_bytes_never_crash_the_link(version: int, chunks) -> None:
     board = SimulatedBoard(v1_only=version == 1, now=0.0)
     link, opener = make(board, negotiation_timeout_s=0.1)
-    poll(link, opener, 0.0)
-    poll(link, opener, 0.2)
+    opener.poll(link, 0.0)
+    opener.poll(link, 0.2)
     assert link.version == version
     t = 0.2
     for chunk in chunks:
         opener.ports[-1].inbox += chunk
         t += 0.02
-        result = poll(link, opener, t)
+        result = opener.poll(link, t)
         for packet in result.packets:
             assert packet.version in (1, 2)
     # Garbage may at most make the link renegotiate; it never drops or raises.
