@@ -17,7 +17,6 @@ REDRAW_PERIOD_S = 0.1  # at most 10 redraws a second, and only when something ch
 def run(ns: argparse.Namespace) -> int:
     confine_dds()
     import rclpy  # noqa: PLC0415 - after confine_dds: rmw reads the environment at init
-    from rclpy.executors import ExternalShutdownException  # noqa: PLC0415
 
     from buddy_personality.nodes.bringup import (  # noqa: PLC0415
         GraphOptions,
@@ -25,8 +24,7 @@ def run(ns: argparse.Namespace) -> int:
         default_params_file,
     )
     from buddy_personality.nodes.common.executor import make_executor  # noqa: PLC0415
-    from buddy_personality.nodes.common.parameters import ParameterError  # noqa: PLC0415
-    from buddy_personality.nodes.common.runtime import stopped_by_signal  # noqa: PLC0415
+    from buddy_personality.nodes.common.runtime import run_until_stopped  # noqa: PLC0415
 
     params = ns.params or str(default_params_file())
     ros_args = ["--params-file", params]
@@ -39,11 +37,13 @@ def run(ns: argparse.Namespace) -> int:
         "face_driver": {"port": ns.port},
         "llm_bridge": {"server_url": ns.llm_url},
     })
-    nodes = []
+    nodes: list[Any] = []
     executor = make_executor()  # a SingleThreadedExecutor with a cached wait set (issue 8)
     view: _View | None = None
-    try:
-        nodes = create_graph(options)
+
+    def body() -> None:
+        nonlocal view
+        nodes.extend(create_graph(options))
         for node in nodes:
             executor.add_node(node)
         print(f"buddy: {len(nodes)} nodes running under /{options.namespace} "
@@ -57,23 +57,15 @@ def run(ns: argparse.Namespace) -> int:
             executor.spin_once(timeout_sec=0.1)
             if view is not None:
                 view.redraw()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except ParameterError as exc:
-        print(f"buddy: {exc}", file=sys.stderr)
-        return 2
-    except Exception:
-        if stopped_by_signal():
-            return 0
-        raise
-    finally:
+
+    def teardown() -> None:
         if view is not None:
             view.close()
         executor.shutdown()
         for node in nodes:
             node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+
+    return run_until_stopped(body, teardown, "buddy")
 
 
 class _View:

@@ -38,6 +38,29 @@ def stopped_by_signal(grace_s: float = 1.0) -> bool:
     return True
 
 
+def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
+                      prog: str) -> int:
+    """Run `body` (build and spin) under the one stop policy of every Buddy process:
+    Ctrl-C, SIGTERM or an external shutdown exit 0; a bad parameter prints the reason
+    and exits 2; `teardown` (shut the executor down, destroy the nodes) always runs,
+    then the context is shut down."""
+    try:
+        body()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    except ParameterError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
+    except Exception:
+        if stopped_by_signal():
+            return 0
+        raise
+    finally:
+        teardown()
+        rclpy.try_shutdown()
+    return 0
+
+
 def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> int:
     """Run one node until Ctrl-C or SIGTERM; returns the process exit code.
 
@@ -45,26 +68,17 @@ def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> 
     """
     confine_dds()
     rclpy.init(args=list(args) if args is not None else sys.argv)
-    node: Node | None = None
-    executor = None
-    try:
-        node = factory()
-        executor = make_executor()  # cached wait set: cheap wake-ups (issue 8, idle CPU)
-        executor.add_node(node)
+    executor = make_executor()  # cached wait set: cheap wake-ups (issue 8, idle CPU)
+    built: list[Node] = []
+
+    def body() -> None:
+        built.append(factory())
+        executor.add_node(built[0])
         executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except ParameterError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except Exception:
-        if stopped_by_signal():
-            return 0
-        raise
-    finally:
-        if executor is not None:
-            executor.shutdown()
-        if node is not None:
+
+    def teardown() -> None:
+        executor.shutdown()
+        for node in built:
             node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+
+    return run_until_stopped(body, teardown, "error")
