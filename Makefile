@@ -24,4 +24,4 @@ clean:
 # a bag is written only when its scenario's expected timeline holds.
 .PHONY: golden
 golden: setup
-	@AMENT_PREFIX_PATH=$(CURDIR)/.venv .venv/bin/python -m buddy_personality.tools.scenarios.golden $(ARGS)
+	@AMENT_PREFIX_PATH=$(CURDIR)/.venv .venv/bin/python -m buddy_personality.tools.sim.scenarios.golden $(ARGS)

@@ -45,7 +45,7 @@ setup(
             "identity_node = buddy_personality.nodes.identity_node:main",
             "face_driver_node = buddy_personality.nodes.face_driver_node:main",
             "llm_bridge_node = buddy_personality.nodes.llm_bridge_node:main",
-            "buddy = buddy_personality.tools.cli:main",
+            "buddy = buddy_personality.tools.cli.cli:main",
         ],
     },
 )

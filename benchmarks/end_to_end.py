@@ -176,7 +176,7 @@ def steady_responder(request: dict[str, Any]) -> dict[str, Any]:
     """The demo echo answer (mentions the child's words) with one feeling throughout:
     happy, to a happy child, so the INLINE, HYBRID and POST intents agree and the
     engine's mood settles instead of spending its transition budget on every turn."""
-    from buddy_personality.tools.fake_llm_server import echo_responder
+    from buddy_personality.tools.fakes.fake_llm_server import echo_responder
 
     answer = echo_responder(request)
     answer.update(emotion=REPLY_EMOTION, child_affect="positive",
@@ -188,7 +188,7 @@ def server_process(record_file: str, chunk_chars: int, chunk_delay_s: float,
                    keep_alive: bool) -> int:
     """The fake LLM server: prints its URL, serves until stdin closes, then writes one
     {received_at, finished_at, status, chunks, user_text} per chat request as JSON."""
-    from buddy_personality.tools.fake_llm_server import FakeLlmServer
+    from buddy_personality.tools.fakes.fake_llm_server import FakeLlmServer
 
     server = FakeLlmServer("stream", steady_responder, chunk_chars=chunk_chars,
                            chunk_delay_s=chunk_delay_s, keep_alive=keep_alive).start()

@@ -387,7 +387,7 @@ class LlmBridgeNode(Node):
     @property
     def jobs_in_flight(self) -> int:
         """Worker jobs (LLM calls, server probes) that have not finished yet. Read-only:
-        sim-time replay (tools/sim_graph.py) waits for them, so that a result reaches the
+        sim-time replay (tools/sim/sim_graph.py) waits for them, so that a result reaches the
         executor at the same point of the event sequence on every run."""
         return sum(1 for j in self._jobs if not j.done())
 

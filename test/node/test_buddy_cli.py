@@ -28,9 +28,9 @@ from buddy_msgs.msg import (  # noqa: E402
     Utterance,
 )
 from buddy_personality.nodes.common import qos  # noqa: E402
-from buddy_personality.tools.console_node import ConsoleNode  # noqa: E402
-from buddy_personality.tools.record import Recorder  # noqa: E402
-from buddy_personality.tools.typestore import buddy_typestore  # noqa: E402
+from buddy_personality.tools.bags.record import Recorder  # noqa: E402
+from buddy_personality.tools.bags.typestore import buddy_typestore  # noqa: E402
+from buddy_personality.tools.cli.console_node import ConsoleNode  # noqa: E402
 
 BUDDY = Path(sys.prefix) / "bin" / "buddy"
 

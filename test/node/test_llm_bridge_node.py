@@ -30,7 +30,7 @@ from buddy_msgs.srv import ResetGovernor
 from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.llm_bridge_node import LlmBridgeNode
-from buddy_personality.tools.fake_llm_server import DEFAULT_ANSWER, FakeLlmServer, scripted
+from buddy_personality.tools.fakes.fake_llm_server import DEFAULT_ANSWER, FakeLlmServer, scripted
 
 pytestmark = pytest.mark.ros
 

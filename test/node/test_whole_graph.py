@@ -21,7 +21,7 @@ from buddy_msgs.msg import (
 )
 from buddy_personality.nodes.bringup import GraphOptions, create_graph
 from buddy_personality.nodes.common import qos
-from buddy_personality.tools.fake_llm_server import FakeLlmServer
+from buddy_personality.tools.fakes.fake_llm_server import FakeLlmServer
 
 pytestmark = pytest.mark.ros
 

@@ -15,10 +15,10 @@ import pytest
 pytestmark = pytest.mark.ros
 
 from buddy_personality.personality.impulses import L0_CATALOG, L0Rule  # noqa: E402
-from buddy_personality.tools.bag_compare import format_report  # noqa: E402
-from buddy_personality.tools.replay import main as replay_main  # noqa: E402
-from buddy_personality.tools.replay import replay_bag  # noqa: E402
-from buddy_personality.tools.scenarios.golden import GOLDEN, bag_path  # noqa: E402
+from buddy_personality.tools.bags.bag_compare import format_report  # noqa: E402
+from buddy_personality.tools.bags.replay import main as replay_main  # noqa: E402
+from buddy_personality.tools.bags.replay import replay_bag  # noqa: E402
+from buddy_personality.tools.sim.scenarios.golden import GOLDEN, bag_path  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 LAYER0 = bag_path(DATA, "layer0_visit")

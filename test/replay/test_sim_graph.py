@@ -1,4 +1,4 @@
-"""SimGraph (tools/sim_graph.py): the five nodes under sim time, stepped and settled
+"""SimGraph (tools/sim/sim_graph.py): the five nodes under sim time, stepped and settled
 deterministically (DESIGN §1.6)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import pytest
 pytestmark = pytest.mark.ros
 
 from buddy_msgs.msg import SystemEvent, Utterance  # noqa: E402
-from buddy_personality.tools.bagio import deserialize  # noqa: E402
-from buddy_personality.tools.scenarios.responders import DINOSAUR_TALK, start_llm  # noqa: E402
-from buddy_personality.tools.sim_graph import SimGraph, SimSetup, relative  # noqa: E402
+from buddy_personality.tools.bags.bagio import deserialize  # noqa: E402
+from buddy_personality.tools.sim.scenarios.responders import DINOSAUR_TALK, start_llm  # noqa: E402
+from buddy_personality.tools.sim.sim_graph import SimGraph, SimSetup, relative  # noqa: E402
 
 START = 1_772_438_400.0  # 2026-03-02 08:00 UTC
 

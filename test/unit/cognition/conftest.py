@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from buddy_personality.tools.fake_llm_server import FakeLlmServer
+from buddy_personality.tools.fakes.fake_llm_server import FakeLlmServer
 
 
 @pytest.fixture(scope="module")

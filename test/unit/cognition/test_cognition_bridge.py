@@ -41,7 +41,7 @@ from buddy_personality.cognition.views import (
     ProfileView,
 )
 from buddy_personality.governor.policy import call_policy
-from buddy_personality.tools.fake_llm_server import (
+from buddy_personality.tools.fakes.fake_llm_server import (
     DEFAULT_ANSWER,
     FakeLlmServer,
     closed_port_url,

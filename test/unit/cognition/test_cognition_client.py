@@ -8,7 +8,7 @@ import pytest
 
 from buddy_personality.cognition.client import ClientConfig, LlmClient
 from buddy_personality.governor.policy import CallPolicy, call_policy
-from buddy_personality.tools.fake_llm_server import (
+from buddy_personality.tools.fakes.fake_llm_server import (
     DEFAULT_ANSWER,
     FakeLlmServer,
     closed_port_url,

@@ -16,7 +16,11 @@ import pytest
 
 from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClient
 from buddy_personality.governor.policy import CallPolicy
-from buddy_personality.tools.fake_llm_server import DEFAULT_ANSWER, FakeLlmServer, RequestTiming
+from buddy_personality.tools.fakes.fake_llm_server import (
+    DEFAULT_ANSWER,
+    FakeLlmServer,
+    RequestTiming,
+)
 
 MESSAGES = [{"role": "system", "content": "be kind"}, {"role": "user", "content": "hi"}]
 POLICY = CallPolicy(True, 0.5, 300, 2, False)

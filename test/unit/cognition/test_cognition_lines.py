@@ -15,7 +15,7 @@ from buddy_personality.cognition.lines import (
     layer0_reply,
 )
 from buddy_personality.cognition.schema import validate_response
-from buddy_personality.tools.fake_llm_server import echo_responder
+from buddy_personality.tools.fakes.fake_llm_server import echo_responder
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from buddy_personality.face.codec import encode_frame
 from buddy_personality.face.protocol import SetProtocolVersion
 from buddy_personality.face.sim_board import SimulatedBoard
 from buddy_personality.face.sim_pty import PtyBoardRunner
-from buddy_personality.tools import face_sim
+from buddy_personality.tools.fakes import face_sim
 
 
 def test_main_runs_for_a_duration_and_prints_the_port(capsys) -> None:

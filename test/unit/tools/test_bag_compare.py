@@ -1,4 +1,4 @@
-"""Comparing recorded and replayed outputs (tools/bag_compare.py): pure functions over
+"""Comparing recorded and replayed outputs (tools/bags/bag_compare.py): pure functions over
 hand-written messages."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from buddy_personality.tools.bag_compare import (
+from buddy_personality.tools.bags.bag_compare import (
     RECEIVED,
     Record,
     TopicRule,

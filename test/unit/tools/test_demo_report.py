@@ -1,14 +1,14 @@
-"""`buddy run --demo`'s report (tools/demo.py render_report): pure, from hand-made parts."""
+"""`buddy run --demo`'s report (tools/sim/demo.py render_report): pure, from hand-made parts."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
-from buddy_personality.tools.demo import render_report
-from buddy_personality.tools.evaluate import INDICATORS
-from buddy_personality.tools.scenarios.checks import CheckResult
-from buddy_personality.tools.scenarios.timeline import Event
+from buddy_personality.tools.evaluation.evaluate import INDICATORS
+from buddy_personality.tools.sim.demo import render_report
+from buddy_personality.tools.sim.scenarios.checks import CheckResult
+from buddy_personality.tools.sim.scenarios.timeline import Event
 
 T0 = 1_000_000.0
 

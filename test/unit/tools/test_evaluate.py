@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from buddy_personality.tools import evaluate, metrics, sim_day
-from buddy_personality.tools.bag_timeline import BagError, read_snapshots
-from buddy_personality.tools.cli import main as buddy_main
-from buddy_personality.tools.typestore import buddy_typestore
+from buddy_personality.tools.bags.bag_timeline import BagError, read_snapshots
+from buddy_personality.tools.bags.typestore import buddy_typestore
+from buddy_personality.tools.cli.cli import main as buddy_main
+from buddy_personality.tools.evaluation import evaluate, metrics
+from buddy_personality.tools.sim import sim_day
 
 HOUR = 3600.0
 
@@ -166,7 +167,7 @@ def test_a_bag_without_snapshots_is_refused(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------------- plot
 def test_plot_writes_a_png(tmp_path: Path) -> None:
-    from buddy_personality.tools.eval_plot import plot_timeline
+    from buddy_personality.tools.evaluation.eval_plot import plot_timeline
 
     tl = [metrics.Sample(0, "neutral", 0.1, -0.05, False),
           metrics.Sample(10, "happy", 0.6, 0.3, True),

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from buddy_personality.tools.fake_llm_server import DEFAULT_ANSWER, FakeLlmServer
+from buddy_personality.tools.fakes.fake_llm_server import DEFAULT_ANSWER, FakeLlmServer
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 

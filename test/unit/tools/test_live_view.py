@@ -19,8 +19,8 @@ from buddy_msgs.msg import (
     Say,
     Utterance,
 )
-from buddy_personality.tools import live_view as lv
-from buddy_personality.tools.console_node import read_keys, read_lines
+from buddy_personality.tools.cli import live_view as lv
+from buddy_personality.tools.cli.console_node import read_keys, read_lines
 
 
 def text_of(state: lv.ViewState, width: int = 140) -> str:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from buddy_personality.tools import metrics as m
+from buddy_personality.tools.evaluation import metrics as m
 
 
 def s(t: float, mood: str, conv: bool = False, v: float = 0.0, a: float = 0.0,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from buddy_personality.tools.bagio import BagMessage
-from buddy_personality.tools.replay import (
+from buddy_personality.tools.bags.bagio import BagMessage
+from buddy_personality.tools.bags.replay import (
     apply_overrides,
     compared_topics,
     grid_schedule,
@@ -15,10 +15,10 @@ from buddy_personality.tools.replay import (
     is_input,
     slack_function,
 )
-from buddy_personality.tools.scenarios.runner import Scenario, StepPolicy, _Activity
-from buddy_personality.tools.scenarios.timeline import build_timeline
-from buddy_personality.tools.sim_graph import INPUT_TOPICS, SimSetup, relative
-from buddy_personality.tools.typestore import buddy_typestore
+from buddy_personality.tools.bags.typestore import buddy_typestore
+from buddy_personality.tools.sim.scenarios.runner import Scenario, StepPolicy, _Activity
+from buddy_personality.tools.sim.scenarios.timeline import build_timeline
+from buddy_personality.tools.sim.sim_graph import INPUT_TOPICS, SimSetup, relative
 
 STORE = buddy_typestore()
 
@@ -131,7 +131,7 @@ def test_the_tts_stand_in_speaks_each_line_for_its_words() -> None:
         (t, topic, payload)))
     say = message("/buddy/tts/say", "buddy_msgs/msg/Say", 10.0, text="one two three four five",
                   emotion="happy", session_id="s", turn_id=1)
-    from buddy_personality.tools.sim_graph import Captured
+    from buddy_personality.tools.sim.sim_graph import Captured
 
     activity.on_capture(Captured(say.topic, say.type_name, say.t_ns, say.data))
     assert scheduled == [(pytest.approx(10.2), "tts/speaking", True),
@@ -164,8 +164,8 @@ def test_the_timeline_reads_moods_lines_guardrails_and_layer_changes() -> None:
 
 
 def test_a_recorder_that_joined_late_only_has_the_latched_values_from_before() -> None:
-    from buddy_personality.tools.replay import since_recording_began
-    from buddy_personality.tools.sim_graph import Captured
+    from buddy_personality.tools.bags.replay import since_recording_began
+    from buddy_personality.tools.sim.sim_graph import Captured
 
     caps = [Captured("/buddy/personality/snapshot", "x", 1, b"a"),
             Captured("/buddy/personality/snapshot", "x", 2, b"b"),
@@ -183,8 +183,8 @@ def test_a_robot_bag_starts_the_graph_at_its_oldest_output_stamp() -> None:
     published when they were built; their stamps tell when that was."""
     from pathlib import Path
 
-    from buddy_personality.tools.bagio import BagContents
-    from buddy_personality.tools.replay import boot_time_ns, setup_from_bag
+    from buddy_personality.tools.bags.bagio import BagContents
+    from buddy_personality.tools.bags.replay import boot_time_ns, setup_from_bag
 
     latched = message("/buddy/identity/state", "buddy_msgs/msg/IdentityState", 97.0,
                       state=0, user_id="", role="", addressing_state=0, preferred_name="",

@@ -2,8 +2,8 @@
 
     buddy run --demo [--out DIR] [--seed N]
 
-The whole graph runs in this process under sim time (tools/sim_graph.py) through the
-`morning` scenario (tools/scenarios/day.py): boot, idle drift, a conversation about
+The whole graph runs in this process under sim time (tools/sim/sim_graph.py) through the
+`morning` scenario (tools/sim/scenarios/day.py): boot, idle drift, a conversation about
 dinosaurs until the RS-1 session limit, a button press, a low battery, a second
 conversation until the RS-2 daily limit, and a refused wake during the lockout. The
 replies come from a built-in SCRIPTED responder (a fake OpenAI-compatible server on
@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from buddy_personality.tools.scenarios.checks import CheckResult
+from buddy_personality.tools.sim.scenarios.checks import CheckResult
 
 SCRIPTED_NOTE = ("replies come from a built-in SCRIPTED responder (fixed answers from a "
                  "fake OpenAI-compatible server on 127.0.0.1), not from a language model")
@@ -137,16 +137,16 @@ def _progress(total_s: float) -> tuple[Any, Callable[[float, float], None] | Non
 
 
 def run_demo(out: Path | None = None, seed: int = 1) -> int:
-    from buddy_personality.tools.bag_timeline import read_snapshots  # noqa: PLC0415
-    from buddy_personality.tools.evaluate import INDICATORS, evaluate  # noqa: PLC0415
-    from buddy_personality.tools.scenarios.checks import run_checks  # noqa: PLC0415
-    from buddy_personality.tools.scenarios.day import morning  # noqa: PLC0415
-    from buddy_personality.tools.scenarios.runner import (  # noqa: PLC0415
+    from buddy_personality.tools.bags.bag_timeline import read_snapshots  # noqa: PLC0415
+    from buddy_personality.tools.evaluation.evaluate import INDICATORS, evaluate  # noqa: PLC0415
+    from buddy_personality.tools.sim.scenarios.checks import run_checks  # noqa: PLC0415
+    from buddy_personality.tools.sim.scenarios.day import morning  # noqa: PLC0415
+    from buddy_personality.tools.sim.scenarios.runner import (  # noqa: PLC0415
         run_scenario,
         write_scenario_bag,
     )
-    from buddy_personality.tools.scenarios.timeline import build_timeline  # noqa: PLC0415
-    from buddy_personality.tools.sim_graph import SimError  # noqa: PLC0415
+    from buddy_personality.tools.sim.scenarios.timeline import build_timeline  # noqa: PLC0415
+    from buddy_personality.tools.sim.sim_graph import SimError  # noqa: PLC0415
 
     out = out or default_out()
     if out.exists() and any(out.iterdir()):

@@ -3,7 +3,7 @@ and a pure function that renders it (rich).
 
 `ViewState` is plain data; `apply_*` copy the fields of one message into it (duck-typed,
 so tests may pass any object with the same attributes); `render(state)` builds the rich
-renderable and reads nothing else. The ROS side lives in `tools/console_node.py`.
+renderable and reads nothing else. The ROS side lives in `tools/cli/console_node.py`.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from buddy_msgs.msg import (
     Utterance,
 )
 from buddy_personality.nodes.common import qos
-from buddy_personality.tools import live_view as lv
+from buddy_personality.tools.cli import live_view as lv
 
 DRAIN_PERIOD_S = 0.05
 MAX_LINE = 500  # an utterance longer than this is cut (DESIGN §5: oversize strings)

@@ -14,7 +14,7 @@ PACKAGE = "buddy_msgs"
 
 def msg_dir() -> Path:
     """buddy_msgs/msg: the source tree beside this package, else the installed share."""
-    source = Path(__file__).resolve().parents[2] / PACKAGE / "msg"
+    source = Path(__file__).resolve().parents[3] / PACKAGE / "msg"
     if source.is_dir():
         return source
     from ament_index_python.packages import get_package_share_directory  # noqa: PLC0415

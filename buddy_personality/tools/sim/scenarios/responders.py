@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from buddy_personality.tools.fake_llm_server import Responder, scripted
+from buddy_personality.tools.fakes.fake_llm_server import Responder, scripted
 
 
 def _answer(emotion: str, intensity: float, reason: str, arc: str, child: str, text: str,
@@ -72,6 +72,6 @@ def start_llm(spec: str) -> Any:
         answer = responder(name)
     except KeyError as exc:
         raise ValueError(str(exc.args[0])) from exc
-    from buddy_personality.tools.fake_llm_server import FakeLlmServer  # noqa: PLC0415
+    from buddy_personality.tools.fakes.fake_llm_server import FakeLlmServer  # noqa: PLC0415
 
     return FakeLlmServer(responder=answer).start()

@@ -438,7 +438,7 @@ class SimGraph:
     def _create_input_publishers(self) -> None:
         """One publisher per input topic, with the QoS the graph subscribes with."""
         from buddy_personality.nodes.common import qos  # noqa: PLC0415
-        from buddy_personality.tools.record import message_class  # noqa: PLC0415
+        from buddy_personality.tools.bags.record import message_class  # noqa: PLC0415
 
         subscribed = {sub.topic_name: sub.qos_profile for n in self.nodes
                       for sub in n.subscriptions}

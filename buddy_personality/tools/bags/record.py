@@ -34,7 +34,7 @@ from rosbags.rosbag2 import StoragePlugin, Writer
 from rosbags.typesys import get_types_from_msg
 from rosbags.typesys.store import Typestore
 
-from buddy_personality.tools.typestore import buddy_typestore
+from buddy_personality.tools.bags.typestore import buddy_typestore
 
 DEFAULT_NAMESPACE = "/buddy"
 EXTRA_TOPICS = ("/diagnostics",)

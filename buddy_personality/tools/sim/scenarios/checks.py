@@ -14,8 +14,8 @@ from typing import Any
 
 from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE
 from buddy_personality.personality.moods import NEGATIVE_MOODS
-from buddy_personality.tools.scenarios import day
-from buddy_personality.tools.scenarios.timeline import (
+from buddy_personality.tools.sim.scenarios import day
+from buddy_personality.tools.sim.scenarios.timeline import (
     CHILD,
     EMOTION,
     ENDED,

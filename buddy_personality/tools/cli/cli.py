@@ -23,10 +23,10 @@ from pathlib import Path
 
 def _run(ns: argparse.Namespace) -> int:
     if ns.demo:
-        from buddy_personality.tools.demo import run_demo  # noqa: PLC0415
+        from buddy_personality.tools.sim.demo import run_demo  # noqa: PLC0415
 
         return run_demo(ns.out, ns.seed)
-    from buddy_personality.tools.run import run  # noqa: PLC0415 - keeps `buddy --help` fast
+    from buddy_personality.tools.cli.run import run  # noqa: PLC0415 - keeps `buddy --help` fast
 
     return run(ns)
 
@@ -74,10 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Commands whose module parses its own arguments: `buddy <name> ...` -> module.main(rest)
 DELEGATED: dict[str, str] = {
-    "face-sim": "buddy_personality.tools.face_sim",
-    "eval": "buddy_personality.tools.evaluate",
-    "record": "buddy_personality.tools.record",
-    "replay": "buddy_personality.tools.replay",
+    "face-sim": "buddy_personality.tools.fakes.face_sim",
+    "eval": "buddy_personality.tools.evaluation.evaluate",
+    "record": "buddy_personality.tools.bags.record",
+    "replay": "buddy_personality.tools.bags.replay",
 }
 
 

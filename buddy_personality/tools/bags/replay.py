@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from buddy_personality.tools.bag_compare import (
+from buddy_personality.tools.bags.bag_compare import (
     CompareReport,
     Record,
     TopicRule,
@@ -38,7 +38,7 @@ from buddy_personality.tools.bag_compare import (
     format_report,
     report_json,
 )
-from buddy_personality.tools.bagio import (
+from buddy_personality.tools.bags.bagio import (
     BagContents,
     BagError,
     BagMessage,
@@ -47,8 +47,8 @@ from buddy_personality.tools.bagio import (
     read_bag,
     write_bag,
 )
-from buddy_personality.tools.scenarios.responders import start_llm
-from buddy_personality.tools.sim_graph import (
+from buddy_personality.tools.sim.scenarios.responders import start_llm
+from buddy_personality.tools.sim.sim_graph import (
     CLOCK_TOPIC,
     INPUT_TOPICS,
     NAMESPACE,

@@ -77,8 +77,8 @@ class _View:
         from rich.console import Console  # noqa: PLC0415
         from rich.live import Live  # noqa: PLC0415
 
-        from buddy_personality.tools.console_node import ConsoleNode, KeyboardReader  # noqa: PLC0415
-        from buddy_personality.tools.live_view import render  # noqa: PLC0415
+        from buddy_personality.tools.cli.console_node import ConsoleNode, KeyboardReader  # noqa: PLC0415
+        from buddy_personality.tools.cli.live_view import render  # noqa: PLC0415
 
         self._render = render
         inputs: queue.SimpleQueue[Any] = queue.SimpleQueue()

@@ -44,8 +44,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from buddy_personality.tools.scenarios.runner import Cue, Scenario, StepPolicy
-from buddy_personality.tools.sim_graph import DEFAULT_START_S, SimSetup
+from buddy_personality.tools.sim.scenarios.runner import Cue, Scenario, StepPolicy
+from buddy_personality.tools.sim.sim_graph import DEFAULT_START_S, SimSetup
 
 RS1_S = 900.0     # spec 002 §9.3 RS-1
 RS2_S = 2700.0    # spec 002 §9.3 RS-2

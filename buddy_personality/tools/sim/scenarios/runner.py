@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from buddy_personality.tools.bagio import BagMessage, deserialize, write_bag
-from buddy_personality.tools.sim_graph import (
+from buddy_personality.tools.bags.bagio import BagMessage, deserialize, write_bag
+from buddy_personality.tools.sim.sim_graph import (
     NAMESPACE,
     SETUP_KEY,
     Captured,
@@ -119,7 +119,7 @@ def run_scenario(scenario: Scenario, *,
     """Run the scenario to its end; `progress(sim_s_done, duration_s)` after every step."""
     from std_msgs.msg import Bool  # noqa: PLC0415
 
-    from buddy_personality.tools.scenarios.responders import start_llm  # noqa: PLC0415
+    from buddy_personality.tools.sim.scenarios.responders import start_llm  # noqa: PLC0415
 
     setup = scenario.setup
     start_ns = round(setup.start_s * 1e9)
@@ -165,7 +165,7 @@ def run_scenario(scenario: Scenario, *,
 
 def write_scenario_bag(run: ScenarioRun, path: Path | str, *, compress: bool = False) -> Path:
     """The run's captures as an MCAP bag that `buddy replay` can replay."""
-    from buddy_personality.tools.replay import latched_topics  # noqa: PLC0415
+    from buddy_personality.tools.bags.replay import latched_topics  # noqa: PLC0415
 
     excluded = {f"/{NAMESPACE}/{t}" for t in run.scenario.exclude_topics}
     messages = [BagMessage(c.topic, c.type_name, c.t_ns, c.data) for c in run.captures

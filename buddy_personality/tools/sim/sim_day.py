@@ -41,7 +41,7 @@ from buddy_personality.personality.engine import (
 )
 from buddy_personality.personality.intent_gate import SOURCE_HYBRID, SOURCE_INLINE, SOURCE_POST
 from buddy_personality.personality.records import EngineOutput, GuardrailTriggered
-from buddy_personality.tools.metrics import Sample
+from buddy_personality.tools.evaluation.metrics import Sample
 
 DAY_S = 86400
 # A Monday; the date only matters for local hours (morning / evening idle rules).

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from buddy_personality.tools.typestore import buddy_typestore
+from buddy_personality.tools.bags.typestore import buddy_typestore
 
 BAG_VERSION = 9  # rosbag2 metadata version of Jazzy (as buddy record writes)
 
@@ -137,7 +137,7 @@ def write_bag(path: Path | str, messages: Iterable[BagMessage], *,
             conn = connections.get(m.topic)
             if conn is None:
                 if m.type_name not in store.fielddefs:
-                    from buddy_personality.tools.record import ensure_type  # noqa: PLC0415
+                    from buddy_personality.tools.bags.record import ensure_type  # noqa: PLC0415
 
                     ensure_type(store, m.type_name)
                 conn = writer.add_connection(
@@ -152,7 +152,7 @@ def deserialize(type_name: str, data: bytes) -> Any:
     """CDR -> a rosbags message object (raises BagError for an unknown type)."""
     store = buddy_typestore()
     if type_name not in store.fielddefs:
-        from buddy_personality.tools.record import ensure_type  # noqa: PLC0415
+        from buddy_personality.tools.bags.record import ensure_type  # noqa: PLC0415
 
         try:
             ensure_type(store, type_name)

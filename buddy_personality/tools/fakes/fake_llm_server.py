@@ -18,7 +18,7 @@ chat-completions request gets a `RequestTiming` (`timings`): when the server had
 when it finished answering, on `time.monotonic()` (system-wide on Linux, so another
 process's stamps compare), so a benchmark can subtract the server's own time.
 
-Run standalone: `python -m buddy_personality.tools.fake_llm_server --port 0` prints the
+Run standalone: `python -m buddy_personality.tools.fakes.fake_llm_server --port 0` prints the
 base URL and serves until interrupted.
 """
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from buddy_personality.tools import metrics as m
+from buddy_personality.tools.evaluation import metrics as m
 
 INDICATORS: tuple[tuple[str, str, str, float], ...] = (
     # key, A.2 indicator, comparison, threshold
@@ -156,7 +156,7 @@ def load_timeline(ns: argparse.Namespace) -> tuple[list[m.Sample], str, dict[str
     """The samples to evaluate, a title, and facts about the source for the report."""
     with _progress() as bar:
         if ns.simulate_day:
-            from buddy_personality.tools.sim_day import DAY_S, simulate_day  # noqa: PLC0415
+            from buddy_personality.tools.sim.sim_day import DAY_S, simulate_day  # noqa: PLC0415
 
             task = bar.add_task(f"simulating a day (seed {ns.seed})", total=DAY_S)
             day = simulate_day(ns.seed, progress=lambda k: bar.update(task, completed=k))
@@ -165,7 +165,7 @@ def load_timeline(ns: argparse.Namespace) -> tuple[list[m.Sample], str, dict[str
                      "guardrail_events": day.guardrails,
                      "engine": day.engine_stats}
             return day.samples, f"Simulated day, seed {ns.seed}", facts
-        from buddy_personality.tools.bag_timeline import read_snapshots  # noqa: PLC0415
+        from buddy_personality.tools.bags.bag_timeline import read_snapshots  # noqa: PLC0415
 
         task = bar.add_task(f"reading {ns.bag}", total=None)
         samples = read_snapshots(ns.bag, progress=lambda i, n: bar.update(
@@ -201,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     report = {**evaluate(samples), **facts}
     if ns.plot is not None:
-        from buddy_personality.tools.eval_plot import plot_timeline  # noqa: PLC0415
+        from buddy_personality.tools.evaluation.eval_plot import plot_timeline  # noqa: PLC0415
 
         with _stderr_console().status(f"drawing {ns.plot}"):  # ~1 s for a whole day
             plot_timeline(samples, ns.plot, title=title)

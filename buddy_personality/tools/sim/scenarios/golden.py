@@ -1,6 +1,6 @@
 """Regenerate the golden bags under test/data/ from the committed scenarios.
 
-    python -m buddy_personality.tools.scenarios.golden [--out test/data] [--only NAME]
+    python -m buddy_personality.tools.sim.scenarios.golden [--out test/data] [--only NAME]
                                                        [--check-only]
     (or: make golden)
 
@@ -19,18 +19,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from buddy_personality.tools.scenarios.checks import run_checks
-from buddy_personality.tools.scenarios.day import SCENARIOS
-from buddy_personality.tools.scenarios.runner import (
+from buddy_personality.tools.sim.scenarios.checks import run_checks
+from buddy_personality.tools.sim.scenarios.day import SCENARIOS
+from buddy_personality.tools.sim.scenarios.runner import (
     Scenario,
     ScenarioRun,
     run_scenario,
     write_scenario_bag,
 )
-from buddy_personality.tools.scenarios.timeline import build_timeline
+from buddy_personality.tools.sim.scenarios.timeline import build_timeline
 
 GOLDEN: dict[str, int] = {"morning": 1, "layer0_visit": 3}  # scenario -> seed
-DEFAULT_OUT = Path(__file__).resolve().parents[3] / "test" / "data"
+DEFAULT_OUT = Path(__file__).resolve().parents[4] / "test" / "data"
 
 
 def bag_path(out: Path, name: str) -> Path:
@@ -54,7 +54,7 @@ def _run_with_progress(scenario: Scenario) -> ScenarioRun:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m buddy_personality.tools.scenarios.golden",
+    p = argparse.ArgumentParser(prog="python -m buddy_personality.tools.sim.scenarios.golden",
                                 description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="directory of the bags")

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from buddy_personality.tools.bagio import BagMessage, deserialize
-from buddy_personality.tools.sim_graph import Captured, relative
+from buddy_personality.tools.bags.bagio import BagMessage, deserialize
+from buddy_personality.tools.sim.sim_graph import Captured, relative
 
 SYSTEM_EVENT_NAMES = {0: "BOOT", 1: "LOW_BATTERY", 2: "CRITICAL_BATTERY", 3: "FAULT_RAISED",
                       4: "FAULT_CLEARED", 5: "SERVER_ONLINE", 6: "SERVER_OFFLINE",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from rosbags.rosbag2 import Reader
 
-from buddy_personality.tools.metrics import Sample
-from buddy_personality.tools.typestore import buddy_typestore
+from buddy_personality.tools.bags.typestore import buddy_typestore
+from buddy_personality.tools.evaluation.metrics import Sample
 
 SNAPSHOT_TYPE = "buddy_msgs/msg/PersonalitySnapshot"
 SNAPSHOT_SUFFIX = "personality/snapshot"

@@ -12,7 +12,7 @@ matplotlib.use("Agg")  # files only: no display needed (robots and CI have none)
 import matplotlib.pyplot as plt
 
 from buddy_personality.personality.moods import MOOD_ANCHORS, NEGATIVE_MOODS
-from buddy_personality.tools.metrics import LAYER_RULES, Sample, spans
+from buddy_personality.tools.evaluation.metrics import LAYER_RULES, Sample, spans
 
 MOOD_ORDER = ("sad", "scared", "angry", "confused", "sleepy", "neutral", "thinking",
               "surprised", "curious", "love", "happy", "silly", "excited")

@@ -1,0 +1,1 @@
+"""Recording, reading, replaying and comparing bags (MCAP)."""

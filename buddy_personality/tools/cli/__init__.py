@@ -1,0 +1,1 @@
+"""`buddy` command line and the live view of `buddy run`."""

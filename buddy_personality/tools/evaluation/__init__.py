@@ -1,0 +1,1 @@
+"""Spec 002 Appendix A.2 indicators: metrics, evaluation and plots."""

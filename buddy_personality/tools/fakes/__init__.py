@@ -1,0 +1,1 @@
+"""Stand-ins for the world outside the graph: a fake LLM server and a face board on a pty."""

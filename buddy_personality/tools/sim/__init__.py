@@ -1,0 +1,1 @@
+"""The sim-time graph driver, the simulated day, scripted scenarios and the demo."""
