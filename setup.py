@@ -14,6 +14,8 @@ setup(
     name=package_name,
     version="0.1.0",
     packages=find_packages(exclude=["test", "test.*"]),
+    # data a reviewer reads line by line, shipped with the code that reads it
+    package_data={"buddy_personality.cognition.layer0": ["*.yaml"]},
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{package_name}"]),
         (f"share/{package_name}", ["package.xml"]),

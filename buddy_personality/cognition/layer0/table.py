@@ -1,0 +1,172 @@
+"""The layer-0 answer table: `answers.yaml` read into checked records.
+
+The table is data a reviewer reads line by line (BRIEF "rules as data"); this module only
+loads it and refuses a table that breaks its own rules (an unknown mood, an intensity
+over the §12.4 limit, a mood_reason outside 5-15 words, a row without answers), so a bad
+edit fails at start-up and in the unit tests, never in front of a child.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from buddy_personality.cognition.vocabulary import CHILD_AFFECTS, MOOD_INTENSITY_CAP, MOOD_SET
+
+TABLE_FILE = "answers.yaml"
+KINDS: frozenset[str] = frozenset({
+    "safety", "serious", "request", "social", "feeling", "fact", "topic", "reply",
+    "fallback",
+})
+NAME_SLOT = "{name}"
+WORD_SLOT = "{Word}"      # the table word that matched, capitalised ("Giraffe! ...")
+ENCORE_GROUPS: tuple[str, ...] = ("cheerful", "gentle")
+_TAG = re.compile(r"^[a-z][a-z0-9_]{1,38}$")
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+class TableError(ValueError):
+    """The layer-0 table breaks one of its own rules."""
+
+
+def normalize_words(text: str) -> list[str]:
+    """Lowercase words, apostrophes dropped ("Don't" -> "dont"), as the table is written."""
+    return [w.replace("'", "") for w in _WORD.findall(text.lower()) if w.replace("'", "")]
+
+
+@dataclass(slots=True, frozen=True)
+class Table:
+    rows: tuple[IntentRow, ...]
+    # Lines for a row whose own answers were all said within the repeat window: "gentle"
+    # for rows about something hard (child_affect negative), "cheerful" for the others.
+    encore: dict[str, tuple[str, ...]]
+    no_echo: frozenset[str]             # words "{Word}" never says back on their own
+
+
+@dataclass(slots=True, frozen=True)
+class IntentRow:
+    """One row of the table: what matches and how Buddy answers."""
+
+    intent: str
+    kind: str
+    priority: int
+    order: int                          # position in the file: ties go to the first row
+    words: frozenset[str]
+    phrases: tuple[tuple[str, ...], ...]
+    with_words: frozenset[str]          # if set, one of these must also appear
+    max_words: int                      # 0 = any length
+    question: bool
+    emotion: str
+    intensity: float
+    mood_reason: str
+    child_affect: str
+    tag: str                            # memory topic, "" = none
+    answers: tuple[str, ...]
+    again: bool                         # "another one": the previous request row answers
+
+    @property
+    def generic(self) -> bool:
+        return self.kind == "fallback"
+
+    @property
+    def encore_group(self) -> str:
+        return "gentle" if self.child_affect == "negative" or self.kind in (
+            "safety", "serious") else "cheerful"
+
+
+def _strings(row: dict[str, Any], key: str, where: str) -> list[str]:
+    value = row.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise TableError(f"{where}: {key} must be a list of non-empty strings")
+    return value
+
+
+def _row(raw: Any, order: int) -> IntentRow:
+    if not isinstance(raw, dict) or not isinstance(raw.get("intent"), str):
+        raise TableError(f"row {order}: every row needs an intent name")
+    where = f"intent {raw['intent']!r}"
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        raise TableError(f"{where}: kind {kind!r} is not one of {sorted(KINDS)}")
+    emotion = raw.get("emotion")
+    if emotion not in MOOD_SET:
+        raise TableError(f"{where}: emotion {emotion!r} is not a spec 002 §4.1 mood")
+    intensity = raw.get("intensity")
+    if not isinstance(intensity, (int, float)) or not (
+        0.0 < float(intensity) <= MOOD_INTENSITY_CAP[emotion]
+    ):
+        raise TableError(f"{where}: intensity {intensity!r} outside (0, "
+                         f"{MOOD_INTENSITY_CAP[emotion]}] (spec 002 §12.4 limits)")
+    reason = raw.get("mood_reason", "")
+    if not isinstance(reason, str) or not 5 <= len(reason.split()) <= 15:
+        raise TableError(f"{where}: mood_reason must have 5-15 words (spec 002 §13.3)")
+    affect = raw.get("child_affect", "unclear")
+    if affect not in CHILD_AFFECTS:
+        raise TableError(f"{where}: child_affect {affect!r} not in {CHILD_AFFECTS}")
+    tag = raw.get("tag", "")
+    if tag and not (isinstance(tag, str) and _TAG.match(tag)):
+        raise TableError(f"{where}: tag {tag!r} must be snake_case, 2-39 chars")
+    words = frozenset(w for v in _strings(raw, "words", where) for w in normalize_words(v))
+    phrases = tuple(tuple(normalize_words(p)) for p in _strings(raw, "phrases", where))
+    with_words = frozenset(
+        w for v in _strings(raw, "with", where) for w in normalize_words(v))
+    question = bool(raw.get("question", False))
+    if kind != "fallback" and not (words or phrases):
+        raise TableError(f"{where}: a row that is not a fallback needs words or phrases")
+    answers = tuple(" ".join(a.split()) for a in _strings(raw, "answers", where))
+    again = bool(raw.get("again", False))
+    if not answers:
+        raise TableError(f"{where}: no answers")
+    if any(WORD_SLOT in a for a in answers) and not words:
+        raise TableError(f"{where}: {WORD_SLOT} needs words to match")
+    max_words = raw.get("max_words", 0)
+    priority = raw.get("priority")
+    if not isinstance(priority, int) or not isinstance(max_words, int) or max_words < 0:
+        raise TableError(f"{where}: priority and max_words must be whole numbers")
+    return IntentRow(
+        intent=raw["intent"], kind=kind, priority=priority, order=order, words=words,
+        phrases=phrases, with_words=with_words, max_words=max_words, question=question,
+        emotion=emotion, intensity=float(intensity), mood_reason=reason,
+        child_affect=affect, tag=tag or "", answers=answers, again=again,
+    )
+
+
+def parse_table(data: Any) -> Table:
+    if not isinstance(data, dict) or not isinstance(data.get("intents"), list):
+        raise TableError("the table needs a top-level 'intents' list")
+    rows = tuple(_row(raw, k) for k, raw in enumerate(data["intents"]))
+    names = [r.intent for r in rows]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise TableError(f"intent names used twice: {dupes}")
+    if not any(r.kind == "fallback" and not r.question for r in rows):
+        raise TableError("the table needs a generic fallback row (kind: fallback)")
+    encore_raw = data.get("encore")
+    if not isinstance(encore_raw, dict) or set(encore_raw) != set(ENCORE_GROUPS):
+        raise TableError(f"the table needs an 'encore' with exactly {ENCORE_GROUPS}")
+    encore = {g: tuple(" ".join(a.split()) for a in _strings(encore_raw, g, "encore"))
+              for g in ENCORE_GROUPS}
+    no_echo = frozenset(w for v in _strings(data, "no_echo", "no_echo")
+                        for w in normalize_words(v))
+    return Table(rows, encore, no_echo)
+
+
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml: ~50x faster
+
+
+@functools.cache
+def _shipped_table() -> Table:
+    text = resources.files(__package__).joinpath(TABLE_FILE).read_text(encoding="utf-8")
+    return parse_table(yaml.load(text, Loader=YAML_LOADER))
+
+
+def load_table(text: str | None = None) -> Table:
+    """The shipped table, read once per process (records are frozen), or `text`."""
+    if text is None:
+        return _shipped_table()
+    return parse_table(yaml.load(text, Loader=YAML_LOADER))

@@ -1,0 +1,106 @@
+"""What a child's line is about, by the rows of the layer-0 table (PE-7: rules).
+
+Deterministic: the same words always give the same understanding. Every row whose words
+or phrases appear matches; the highest priority wins (the first row written on a tie).
+The topic row (for a memory tag) and whether the child likes or dislikes it are read
+from the same line, so "I don't like broccoli" is a dislike of food, not food.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from buddy_personality.cognition.layer0.table import IntentRow, Table, normalize_words
+
+QUESTION_WORDS: frozenset[str] = frozenset({
+    "why", "what", "how", "where", "who", "when", "which", "whats", "wheres", "whos",
+    "hows", "can", "could", "do", "does", "did", "is", "are", "will", "would",
+})
+# How the child says they like or dislike the topic of the line (memory tag polarity).
+LIKE_WORDS: frozenset[str] = frozenset({"like", "love", "favourite", "favorite", "enjoy",
+                                        "likes", "loves", "best"})
+DISLIKE_PHRASES: tuple[tuple[str, ...], ...] = (
+    ("dont", "like"), ("do", "not", "like"), ("hate",), ("yucky",), ("yuck",),
+    ("dont", "want"), ("gross",),
+)
+POLARITY_LIKE, POLARITY_DISLIKE, POLARITY_NONE = "likes", "dislikes", ""
+
+
+def _variants(word: str) -> tuple[str, ...]:
+    """The word and its singular forms, so the table lists each word once."""
+    out = [word]
+    if len(word) > 4 and word.endswith("ies"):
+        out.append(word[:-3] + "y")
+    if len(word) > 4 and word.endswith("es"):
+        out.append(word[:-2])
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        out.append(word[:-1])
+    return tuple(out)
+
+
+def _contains(words: list[str], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return n > 0 and any(tuple(words[i:i + n]) == phrase for i in range(len(words) - n + 1))
+
+
+@dataclass(slots=True, frozen=True)
+class Understanding:
+    row: IntentRow            # the row that answers
+    topic: IntentRow | None   # the best row with a memory tag, if any
+    polarity: str             # POLARITY_*: how the child feels about that topic
+    matched: tuple[str, ...]  # every matching intent, best first (for diagnostics)
+    word: str                 # the table word of `row` found in the line ("" = a phrase)
+
+
+def is_question(text: str, words: list[str]) -> bool:
+    return text.rstrip().endswith("?") or bool(words and words[0] in QUESTION_WORDS)
+
+
+def _ngrams(words: list[str], longest: int = 6) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + n]) for n in range(1, longest + 1)
+            for i in range(len(words) - n + 1)}
+
+
+def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
+                grams: set[tuple[str, ...]] | None = None) -> bool:
+    if row.max_words and len(words) > row.max_words:
+        return False
+    if row.question:
+        hit = is_question(text, words)
+    else:
+        grams = grams if grams is not None else _ngrams(words)
+        hit = bool(row.words & forms) or any(
+            (p in grams) if len(p) <= 6 else _contains(words, p) for p in row.phrases)
+    if hit and row.with_words:
+        hit = bool(row.with_words & forms)
+    return hit
+
+
+def matched_word(row: IntentRow, words: list[str], no_echo: frozenset[str]) -> str:
+    """The first table word of `row` in the line that may be said back ("" if none)."""
+    for w in words:
+        for v in _variants(w):
+            if v in row.words:
+                return "" if v in no_echo else v
+    return ""
+
+
+def understand(text: str, table: Table) -> Understanding:
+    rows = table.rows
+    words = normalize_words(text)
+    forms = {v for w in words for v in _variants(w)}
+    matching = [r for r in rows if r.kind != "fallback" or r.question]
+    grams = _ngrams(words)
+    hits = sorted((r for r in matching if row_matches(r, text, words, forms, grams)),
+                  key=lambda r: (-r.priority, r.order))
+    fallback = next(r for r in rows if r.kind == "fallback" and not r.question)
+    best = hits[0] if hits else fallback
+    topic = next((r for r in hits if r.tag), None)
+    polarity = POLARITY_NONE
+    if topic is not None:
+        if any(_contains(words, p) for p in DISLIKE_PHRASES):
+            polarity = POLARITY_DISLIKE
+        elif LIKE_WORDS & set(words):
+            polarity = POLARITY_LIKE
+    return Understanding(best, topic, polarity, tuple(r.intent for r in hits),
+                         matched_word(best, words, table.no_echo))
