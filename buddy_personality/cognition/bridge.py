@@ -34,7 +34,8 @@ from buddy_personality.cognition.gate import (
 )
 from buddy_personality.cognition.health import HealthConfig, ServerHealth
 from buddy_personality.cognition.intentions import IntentionStore
-from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE, layer0_reply
+from buddy_personality.cognition.layer0 import Layer0
+from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE
 from buddy_personality.cognition.mapping import (
     GovernorSignalRecord,
     Intent,
@@ -45,6 +46,7 @@ from buddy_personality.cognition.mapping import (
     inline_intent,
     memory_record,
     post_intent,
+    rules_intent,
 )
 from buddy_personality.cognition.views import (
     GOV_HALTED,
@@ -217,6 +219,7 @@ class BridgeCore:
         self.rng = rng
         self.gate = CognitionGate(gate)
         self.health = ServerHealth(server_configured, health)
+        self.layer0 = Layer0()
         self.stats = BridgeStats()
         self.session: Session | None = None
         self.profile = ProfileView()
@@ -424,9 +427,8 @@ class BridgeCore:
         if result.ok and result.response is not None:
             self._merge(step, self._answer_llm(now, s, pending, result))
         else:
-            reply = layer0_reply(pending.text, pending.turn_id)
-            self._merge(step, self._answer(now, s, pending.turn_id, pending.text, reply,
-                                           "failed", failed_attempts=result.failed_attempts))
+            self._merge(step, self._answer_rules(now, s, pending.turn_id, pending.text,
+                                                 "failed", result.failed_attempts))
         return step
 
     # --- internals ----------------------------------------------------------------------
@@ -525,7 +527,7 @@ class BridgeCore:
         s.intentions.expire(turn_id)
         policy = self.policy()
         if not (self.health.may_call() and policy.may_call):
-            return self._answer(now, s, turn_id, text, layer0_reply(text, turn_id), "rules")
+            return self._answer_rules(now, s, turn_id, text, "rules")
         self._ticket += 1
         messages = build_messages(
             text, turn_id, s.history, self.profile, self.identity, gov,
@@ -560,6 +562,23 @@ class BridgeCore:
             topics=resp.memory_tags, failed_attempts=result.failed_attempts,
             dropped=len(result.dropped),
         ))
+        return step
+
+    def _answer_rules(self, now: float, s: Session, turn_id: int, text: str, source: str,
+                      failed_attempts: int = 0) -> Step:
+        """Layer 0 answers (no server, or it failed this turn; spec 002 §10 RS-9): the line,
+        its emotion through the LLM's intent path, and memory tags where allowed (RS-5)."""
+        a = self.layer0.answer(text, self.rng, s.session_id, self.identity.name_for_prompt(),
+                               self.identity.memories_allowed())
+        step = Step(intents=[IntentOut(rules_intent(a.emotion, a.intensity, a.mood_reason,
+                                                    a.generic), s.session_id, turn_id)],
+                    notes=[f"layer 0: {a.intent}"])
+        if a.memory_tags:
+            step.memories.append(MemoryOut(s.session_id, turn_id,
+                                           tuple(memory_record(t) for t in a.memory_tags)))
+        self._merge(step, self._answer(now, s, turn_id, text, a.text, source,
+                                       emotion=a.emotion, child_affect=a.child_affect,
+                                       topics=a.topics, failed_attempts=failed_attempts))
         return step
 
     def _answer(

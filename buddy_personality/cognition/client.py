@@ -102,18 +102,22 @@ class LlmClient:
         self._clock = clock
         # Learned once: a server that rejects response_format gets unguided requests.
         self.guided_supported = config.guided
+        self.probe_error = ""   # why the last probe failed, in words ("" = it answered)
         self._url = config.base_url.rstrip("/") + "/chat/completions"
 
     def close(self) -> None:
         self._http.close()
 
     def probe(self) -> bool:
-        """Cheap health check: GET /models answers 200."""
+        """Cheap health check: GET /models answers 200 (`probe_error` says why not)."""
         try:
             r = self._http.get(self.config.base_url.rstrip("/") + "/models")
-            return r.status_code == 200
-        except httpx.HTTPError:
+        except httpx.HTTPError as exc:
+            self.probe_error = f"unreachable ({type(exc).__name__}: {exc})"
             return False
+        ok = r.status_code == 200
+        self.probe_error = "" if ok else f"refusing (GET /models answered HTTP {r.status_code})"
+        return ok
 
     def request_body(self, messages: list[dict[str, str]], policy: CallPolicy) -> dict[str, Any]:
         body: dict[str, Any] = {

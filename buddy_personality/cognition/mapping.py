@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from buddy_personality.cognition.schema import CognitionResponse
 from buddy_personality.cognition.vocabulary import MOOD_INTENSITY_CAP
 
-SOURCE_INLINE, SOURCE_HYBRID, SOURCE_POST = 0, 1, 2  # buddy_msgs/AiEmotion
+SOURCE_INLINE, SOURCE_HYBRID, SOURCE_POST, SOURCE_RULES = 0, 1, 2, 3  # buddy_msgs/AiEmotion
 
 # Confidence of each intent source (spec 000: < 0.2 is dropped; INLINE > HYBRID > POST in
 # priority). INLINE is the streamed emotion before anything else is checked: likely right,
 # not yet validated. HYBRID is the whole validated answer: the most trustworthy. POST
 # mirrors the child's affect: indirect evidence, so the weakest that still passes the gate.
 CONFIDENCE: dict[int, float] = {SOURCE_INLINE: 0.6, SOURCE_HYBRID: 0.8, SOURCE_POST: 0.4}
+# Layer 0 (RULES): a keyword rule understood the line; as sure as an unvalidated INLINE
+# guess. The generic fallback understood nothing: just above the spec 000 drop line.
+RULES_CONFIDENCE, RULES_FALLBACK_CONFIDENCE = 0.6, 0.3
 # The INLINE intent comes before the answer's intensity has streamed: use a moderate one.
 INLINE_INTENSITY = 0.4
 INLINE_REASON = "first feeling while answering the child"
@@ -57,6 +60,13 @@ def hybrid_intent(resp: CognitionResponse) -> Intent | None:
         return None
     return Intent(resp.emotion, _cap(resp.emotion, resp.intensity), CONFIDENCE[SOURCE_HYBRID],
                   SOURCE_HYBRID, resp.mood_reason)
+
+
+def rules_intent(emotion: str, intensity: float, mood_reason: str, generic: bool) -> Intent:
+    """Layer 0's emotion for its own answer: the same intent path as the LLM's (spec 000
+    gate, §13 pipeline, guardrails), marked RULES so the personality keeps layer 0."""
+    confidence = RULES_FALLBACK_CONFIDENCE if generic else RULES_CONFIDENCE
+    return Intent(emotion, _cap(emotion, intensity), confidence, SOURCE_RULES, mood_reason)
 
 
 def post_intent(resp: CognitionResponse) -> Intent | None:

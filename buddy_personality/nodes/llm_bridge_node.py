@@ -57,7 +57,8 @@ from buddy_personality.cognition.bridge import (
 )
 from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClient
 from buddy_personality.cognition.gate import GateConfig
-from buddy_personality.cognition.health import HealthConfig
+from buddy_personality.cognition.health import SERVER_OFFLINE, SERVER_ONLINE, HealthConfig
+from buddy_personality.cognition.server_words import offline_line, online_line, server_reason
 from buddy_personality.cognition.views import GovernorView, IdentityView, ProfileView
 from buddy_personality.cognition.vocabulary import ARCS, MOOD_SET
 from buddy_personality.nodes.common import qos
@@ -328,6 +329,10 @@ class LlmBridgeNode(Node):
                              detail=self.params["server_url"][:TEXT_MAX])
             ev.header.stamp = stamp
             self._pub_system.publish(ev)
+            if kind == SERVER_OFFLINE:
+                self.get_logger().warning(self._offline_line())
+            elif kind == SERVER_ONLINE:
+                self.get_logger().info(online_line(self.params["server_url"]))
         # STARTED before anything of the session; ENDED after its closing line.
         started = [c for c in step.conversation if c.kind == ConversationEvent.STARTED]
         ended = [c for c in step.conversation if c.kind != ConversationEvent.STARTED]
@@ -441,8 +446,13 @@ class LlmBridgeNode(Node):
         values.update(self._rejections.as_values())
         configured = bool(self.params["server_url"])
         if configured and self._core.layer == 0:
-            return Health(WARN, "LLM server offline: layer 0 (rules)", values)
+            return Health(WARN, self._offline_line(), values)
         return Health(OK, f"layer {self._core.layer}", values)
+
+    def _offline_line(self) -> str:
+        probe = self._client.probe_error if self._client is not None else ""
+        reason = server_reason(probe, self._core.stats.last_error)
+        return offline_line(self.params["server_url"], reason, self.params["probe_interval_s"])
 
     def destroy_node(self) -> None:
         self._closing.set()

@@ -57,6 +57,7 @@ from buddy_personality.nodes.common.parameters import (
 )
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import now_s, run_node
+from buddy_personality.personality.daily_limit_words import daily_limit_line
 from buddy_personality.personality.engine import InputRejected, PersonalityEngine
 from buddy_personality.personality.guardrails import GuardrailConfig
 from buddy_personality.personality.moods import MOOD_ANCHORS, NEGATIVE_MOODS
@@ -178,6 +179,9 @@ class PersonalityNode(Node):
         )
         for warning in self.engine.warnings:
             self.get_logger().warning(warning)
+        lockout = self._daily_limit_line()
+        if lockout:
+            self.get_logger().warning(lockout)
         self._rejections = RejectionLog(self.get_logger().warning)
         self._trail: deque[tuple[float, float]] = deque(maxlen=TRAIL_LENGTH)
         self._static_markers = self._build_static_markers()
@@ -465,6 +469,11 @@ class PersonalityNode(Node):
 
     # -- diagnostics -------------------------------------------------------------------
 
+    def _daily_limit_line(self) -> str | None:
+        e = self.engine
+        return daily_limit_line(e.usage.daily_s, e.guardrails.daily_time_limit_s,
+                                now_s(self), e.usage.utc_offset_s)
+
     def _health(self) -> Health:
         e = self.engine
         stats = e.stats
@@ -498,6 +507,9 @@ class PersonalityNode(Node):
         level, message = OK, f"{e.mood} ({'talking' if e.conversation_active else 'idle'})"
         if e.warnings:
             level, message = WARN, f"{message}; {e.warnings[-1]}"
+        lockout = self._daily_limit_line()
+        if lockout:
+            level, message = WARN, lockout
         return Health(level=level, message=message, values=values)
 
 

@@ -617,8 +617,9 @@ class PersonalityEngine:
         if emotion.strip().lower() == "nervous":
             intensity = min(intensity, NERVOUS_INTENSITY_CAP)
         self._advance(now)
-        self._server_online = True  # an LLM intent arrived: layer 1 is evidently up
-        self._offline_since = None
+        if source != gate_mod.SOURCE_RULES:
+            self._server_online = True  # an LLM intent arrived: layer 1 is evidently up
+            self._offline_since = None
         if self.conversation_active and session_id == self.session_id:
             self.turn_id = max(self.turn_id, turn_id)
         decision = self.gate.evaluate(now, name, confidence, source, self.mood)

@@ -8,9 +8,13 @@ from dataclasses import dataclass
 SOURCE_INLINE = 0  # AiEmotion.SOURCE_* (repeated so the core imports no ROS)
 SOURCE_HYBRID = 1
 SOURCE_POST = 2
-SOURCE_NAMES = {SOURCE_INLINE: "inline", SOURCE_HYBRID: "hybrid", SOURCE_POST: "post"}
-# spec 000: priority INLINE > HYBRID > POST (higher number = higher priority here)
-_PRIORITY = {SOURCE_INLINE: 3, SOURCE_HYBRID: 2, SOURCE_POST: 1}
+SOURCE_RULES = 3  # layer 0's emotion for its own answer (no server; issue 15)
+SOURCE_NAMES = {SOURCE_INLINE: "inline", SOURCE_HYBRID: "hybrid", SOURCE_POST: "post",
+                SOURCE_RULES: "rules"}
+# spec 000: priority INLINE > HYBRID > POST (higher number = higher priority here). A
+# RULES intent is a whole answer's emotion, like HYBRID; it never meets an LLM intent of
+# the same turn (layer 0 answers only when the LLM does not).
+_PRIORITY = {SOURCE_INLINE: 3, SOURCE_HYBRID: 2, SOURCE_POST: 1, SOURCE_RULES: 2}
 
 CONFIDENCE_MIN = 0.2  # spec 000: confidence < 0.2 is ignored
 COOLDOWN_S = 1.0  # spec 000 INTENT_COOLDOWN_MS

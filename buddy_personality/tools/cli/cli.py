@@ -3,6 +3,8 @@
     buddy run [--headless] [--port PATH] [--llm-url URL] [--params FILE]
     buddy run --demo [--out DIR] [--seed N]
                               a scripted morning in sim time: a bag and a report
+    buddy say "TEXT" | --button [TEXT]
+                              speak a line (or press the talk button) into a running graph
     buddy face-sim            a simulated face board on a pseudo-terminal
     buddy eval BAG | --simulate-day [--seed N] [--json] [--plot FILE.png]
                               spec 002 Appendix A.2 success indicators
@@ -19,6 +21,20 @@ import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+RUN_DESCRIPTION = """\
+Start Buddy: the five nodes in one process, with a live view in the terminal.
+
+Typing stands in for a child's speech: type a line and press Enter. Buddy only
+listens to a line that starts with the wake phrase "hey buddy" (for example
+"hey buddy, tell me a joke"); after that the conversation runs without it until
+you say goodbye ("bye buddy") or stay quiet for 30 seconds. A line without the
+wake phrase outside a conversation is not answered (spec PE-5: Buddy never
+starts talking on its own); the view says so.
+
+Without --llm-url Buddy answers from its own rules (layer 0); with it, from the
+LLM server, falling back to the rules when the server fails. Ctrl-C stops.
+"""
 
 
 def _run(ns: argparse.Namespace) -> int:
@@ -47,13 +63,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="buddy", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="the whole graph in one process")
-    run.add_argument("--headless", action="store_true", help="no terminal view")
+    run = sub.add_parser(
+        "run", help="the whole graph in one process",
+        description=RUN_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    run.add_argument("--headless", action="store_true",
+                     help="no terminal view: node logs on stdout, lines on stdin still "
+                          "reach Buddy (or use `buddy say` from another shell)")
     run.add_argument("--port", default="sim", help="face board serial port (default: sim)")
     run.add_argument("--llm-url", default="", help="LLM server URL (default: layer 0)")
     run.add_argument("--params", default=None, help="parameter file (default robot.yaml)")
     run.add_argument("--duration", type=float, default=0.0,
                      help="stop after this many seconds (0 = until Ctrl-C)")
+    run.add_argument("--state-dir", type=Path, default=None,
+                     help="keep household, memories and the RS-2 daily counter in this "
+                          "directory (created) instead of ~/.local/share/buddy: for "
+                          "development runs that must not touch the real files")
     run.add_argument("--demo", action="store_true",
                      help="a scripted morning in sim time (scripted replies, not an LLM); "
                           "writes a bag and a report")
@@ -61,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="--demo: output directory (default buddy_demo_<date>_<time>)")
     run.add_argument("--seed", type=int, default=1, help="--demo: scenario seed")
     run.set_defaults(func=_run)
+    sub.add_parser("say", help="speak a line or press the talk button in a running graph",
+                   add_help=False)
     sub.add_parser("face-sim", help="simulated face board on a pseudo-terminal",
                    add_help=False)
     sub.add_parser("eval", help="spec 002 A.2 success indicators (bag or simulated day)",
@@ -74,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Commands whose module parses its own arguments: `buddy <name> ...` -> module.main(rest)
 DELEGATED: dict[str, str] = {
+    "say": "buddy_personality.tools.cli.say",
     "face-sim": "buddy_personality.tools.fakes.face_sim",
     "eval": "buddy_personality.tools.evaluation.evaluate",
     "record": "buddy_personality.tools.bags.record",

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any
 
+from diagnostic_msgs.msg import DiagnosticArray
 from rcl_interfaces.msg import Log
 from rclpy.node import Node
 
@@ -64,6 +65,8 @@ class ConsoleNode(Node):
             (GuardrailEvent, "personality/guardrail", lv.apply_guardrail, qos.EVENTS),
             # every node's warnings: the view replaces the console log output
             (Log, "/rosout", lv.apply_log, qos.EVENTS),
+            # what is wrong right now (face port, LLM server, RS-2), until it is fixed
+            (DiagnosticArray, "/diagnostics", lv.apply_diagnostics, qos.DIAGNOSTICS),
         )
         for msg_type, topic, apply, profile in subs:
             self.create_subscription(msg_type, topic, self._updater(apply), profile)

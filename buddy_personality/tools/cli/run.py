@@ -33,10 +33,17 @@ def run(ns: argparse.Namespace) -> int:
         # instead, and everything still goes to the log files under ~/.ros/log
         ros_args.append("--disable-stdout-logs")
     rclpy.init(args=["buddy", "--ros-args", *ros_args])
-    options = GraphOptions(overrides={
+    overrides: dict[str, dict[str, Any]] = {
         "face_driver": {"port": ns.port},
         "llm_bridge": {"server_url": ns.llm_url},
-    })
+    }
+    if ns.state_dir is not None:
+        from buddy_personality.nodes.state_files import state_dir_overrides  # noqa: PLC0415
+
+        for node, params in state_dir_overrides(ns.state_dir).items():
+            overrides.setdefault(node, {}).update(params)
+        print(f"buddy: state files in {ns.state_dir.expanduser().resolve()}", flush=True)
+    options = GraphOptions(overrides=overrides)
     nodes: list[Any] = []
     executor = make_executor()  # a SingleThreadedExecutor with a cached wait set (issue 8)
     view: _View | None = None
@@ -81,14 +88,15 @@ class _View:
         from buddy_personality.tools.cli.live_view import render  # noqa: PLC0415
 
         self._render = render
+        self._console = Console()
         inputs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.node = ConsoleNode(inputs, namespace=namespace)
         self.live: Any = None
         self._next_draw = 0.0
-        console = Console()
+        console = self._console
         if console.is_terminal:
-            self.live = Live(render(self.node.state), console=console, auto_refresh=False,
-                             screen=False)
+            self.live = Live(self._draw(), console=console, auto_refresh=False,
+                             screen=False, vertical_overflow="crop")
             self.live.start()
         else:
             print("buddy: stdout is not a terminal: no live view; lines on stdin are still "
@@ -101,7 +109,12 @@ class _View:
             return
         self.node.changed = False
         self._next_draw = now + REDRAW_PERIOD_S
-        self.live.update(self._render(self.node.state), refresh=True)
+        self.live.update(self._draw(), refresh=True)
+
+    def _draw(self) -> Any:
+        """Laid out for the terminal's size now (it may have been resized)."""
+        width, height = self._console.size
+        return self._render(self.node.state, width, height)
 
     def close(self) -> None:
         self.keyboard.close()

@@ -28,8 +28,14 @@ from buddy_personality.cognition.bridge import (
 from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClient
 from buddy_personality.cognition.gate import GateConfig
 from buddy_personality.cognition.health import SERVER_OFFLINE, SERVER_ONLINE, HealthConfig
+from buddy_personality.cognition.layer0.table import load_table
 from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE
-from buddy_personality.cognition.mapping import SOURCE_HYBRID, SOURCE_INLINE, SOURCE_POST
+from buddy_personality.cognition.mapping import (
+    SOURCE_HYBRID,
+    SOURCE_INLINE,
+    SOURCE_POST,
+    SOURCE_RULES,
+)
 from buddy_personality.cognition.views import (
     ADDR_CONFIRMED,
     GOV_HALTED,
@@ -356,14 +362,43 @@ def test_rs2_ends_and_refuses_new_sessions_with_one_friendly_line(
 
 # --- layer 0 and failures -----------------------------------------------------------------
 
+GREETINGS = next(r for r in load_table().rows if r.intent == "greeting").answers
+DRAWING = next(r for r in load_table().rows if r.intent == "drawing").answers
+
+
 def test_no_server_runs_sessions_on_rules() -> None:
     h = Harness(None)
     steps = h.say(0.0, "hey buddy hello")
     assert conv(steps) == [(CONV_STARTED, "wake_word")]
-    assert says(steps) == ["Hi there! I'm so happy to see you."]
-    assert says(h.say(10.0, "why is grass green?"))[0].startswith("Hmm, that's a great question")
-    assert intents(steps) == [] and h.core.layer == 0 and system_events(steps) == []
+    assert says(steps)[0] in [g.replace("{name}", "") for g in GREETINGS]
+    # Layer 0's emotion goes the LLM's intent path, marked RULES (issue 15).
+    assert intents(steps) == [(SOURCE_RULES, "happy")]
+    question = h.say(10.0, "why is the sky blue?")
+    assert "blue" in says(question)[0] and intents(question) == [(SOURCE_RULES, "curious")]
+    assert h.core.layer == 0 and system_events(steps) == []
     assert not h.tick(20.0)[0].probe
+
+
+def test_layer_0_uses_the_name_and_stores_tags_only_where_identity_allows() -> None:
+    """Spec 004 §1.1 addressing, RS-5 / §2 memories: a confirmed child, private mode."""
+    h = Harness(None)
+    h.core.on_identity(0.0, IdentityView(state=ID_CONFIRMED, addressing_state=ADDR_CONFIRMED,
+                                         preferred_name="Leo"))
+    steps = h.say(0.0, "hey buddy hi")
+    assert ", Leo" in says(steps)[0]
+    liked = h.say(5.0, "i like dinosaurs")
+    assert [t.tag for s in liked for m in s.memories for t in m.tags] == ["likes_dinosaurs"]
+    anonymous = Harness(None)
+    anonymous.say(0.0, "hey buddy")
+    assert [m for s in anonymous.say(1.0, "i like dinosaurs") for m in s.memories] == []
+
+
+def test_layer_0_answers_a_sick_pet_gently() -> None:
+    """DESIGN erratum 15: never cheer at something hard."""
+    h = Harness(None)
+    steps = h.say(0.0, "hey buddy my dog is sick")
+    assert intents(steps) == [(SOURCE_RULES, "sad")]
+    assert "grown-up" in says(steps)[0] or "better" in says(steps)[0]
 
 
 def test_failures_switch_to_layer_0_and_back(server: FakeLlmServer) -> None:
@@ -389,7 +424,7 @@ def test_connection_refused_goes_offline() -> None:
     h = Harness(closed_port_url())
     assert system_events(h.tick(0.0)) == [SERVER_OFFLINE]
     steps = h.say(1.0, "hey buddy hi")
-    assert says(steps) == ["Hi there! I'm so happy to see you."] and h.calls == 0
+    assert says(steps)[0] in [g.replace("{name}", "") for g in GREETINGS] and h.calls == 0
 
 
 @pytest.mark.parametrize("mode", ["malformed", "wrong_schema", "slow", "error500"])
@@ -398,7 +433,8 @@ def test_broken_answers_never_crash_and_still_answer(server: FakeLlmServer, mode
     server.slow_s = 0.6  # beyond the harness's 0.25 s read timeout
     h = Harness(server.url)
     steps = h.say(0.0, "hey buddy look at my drawing")
-    assert says(steps) == ["Wow! That's really cool."]       # layer-0 stand-in
+    # layer 0 stands in: "my drawing" is understood, with its emotion (RULES)
+    assert says(steps)[0] in DRAWING and intents(steps)[-1] == (SOURCE_RULES, "excited")
     sig = [x.signal for s in steps for x in s.signals]
     assert sig[0].reward < 0 and sig[0].difficulty > 0.1
     assert h.core.stats.call_failures == 1

@@ -229,3 +229,23 @@ def test_accepted_intent_moves_the_mood_and_sets_layer_1() -> None:
     assert [(c.prev, c.next, c.cause) for c in out.mood_changes] == [
         ("thinking", "happy", "ai_emotion")]
     assert engine.turn_id == 3
+
+
+def test_a_layer_0_intent_moves_the_mood_but_keeps_layer_0() -> None:
+    """Issue 15: layer 0's answers carry an emotion through the same gate and §13 pipeline
+    as the LLM's; marked RULES, it is no evidence that the server is up."""
+    engine = make_engine()
+    engine.on_conversation_started(T0, "s1")
+    out = engine.on_ai_emotion(T0 + 2.0, "excited", 0.6, 0.6, g.SOURCE_RULES,
+                               "the child is talking about dinosaurs", "s1", 1)
+    assert out.snapshot.mood in ("excited", "happy", "silly", "curious")
+    assert out.snapshot.layer == 0 and engine.turn_id == 1
+
+
+def test_a_layer_0_intent_passes_the_same_guardrails() -> None:
+    """Angry from rules meets the spec 000 angry guard like a HYBRID intent does."""
+    engine = make_engine()
+    engine.on_conversation_started(T0, "s1")
+    out = engine.on_ai_emotion(T0 + 2.0, "angry", 0.4, 0.9, g.SOURCE_RULES, "", "s1", 1)
+    assert out.snapshot.mood != "angry"
+    assert any(e.rule_id == "ANGRY-GUARD" for e in out.guardrail_events)

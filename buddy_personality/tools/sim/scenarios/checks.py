@@ -192,12 +192,26 @@ def morning_checks() -> list[Check]:
 
 
 def rules_only(tl: Timeline, t0: float) -> CheckResult:
-    name = ("no server: layer 0 throughout, no LLM intents, replies from the rules "
-            "(spec 002 §10, RS-9)")
+    name = ("no server: layer 0 throughout, no LLM intents, replies and their emotions "
+            "from the rules (spec 002 §10, RS-9)")
     layers = {s.layer for _t, s in tl.snapshots}
     emotions = tl.of(EMOTION)
-    ok = layers == {0} and not emotions and tl.first(SYSTEM, name="SERVER_ONLINE") is None
-    return _result(name, ok, f"layers {sorted(layers)}, {len(emotions)} LLM intents")
+    llm = [e for e in emotions if e.data["source"] != "RULES"]
+    ok = (layers == {0} and not llm and len(emotions) >= 1
+          and tl.first(SYSTEM, name="SERVER_ONLINE") is None)
+    return _result(name, ok, f"layers {sorted(layers)}, {len(llm)} LLM intents, "
+                   f"{len(emotions)} layer-0 intents")
+
+
+def layer0_reacts(start_s: float, end_s: float) -> Check:
+    def check(tl: Timeline, t0: float) -> CheckResult:
+        name = (f"layer 0 visibly reacts +{start_s:.0f}..+{end_s:.0f} s: the mood leaves "
+                "NEUTRAL/THINKING on a reply (issue 15: it stayed NEUTRAL every turn)")
+        moods = {tl.mood_at(e.t + 3 * STEP_S) for e in tl.of(SAY)
+                 if t0 + start_s <= e.t < t0 + end_s}
+        ok = bool(moods - {"neutral", "thinking"})
+        return _result(name, ok, f"moods while speaking: {sorted(moods)}")
+    return check
 
 
 def critical_battery_lowers_arousal(at_s: float) -> Check:
@@ -216,7 +230,8 @@ def critical_battery_lowers_arousal(at_s: float) -> Check:
 def layer0_checks() -> list[Check]:
     return [
         boot_curious, boot_back_to_neutral, rules_only, quiet_until(90.0), started_at(90.0),
-        every_utterance_answered(90.0, 135.0), ended_at(135.0, "goodbye"),
+        every_utterance_answered(90.0, 135.0), layer0_reacts(90.0, 135.0),
+        ended_at(135.0, "goodbye"),
         critical_battery_lowers_arousal(200.0), no_negative_mood_in_idle,
     ]
 

@@ -14,7 +14,7 @@ from buddy_personality.tools.sim.sim_graph import Captured, relative
 SYSTEM_EVENT_NAMES = {0: "BOOT", 1: "LOW_BATTERY", 2: "CRITICAL_BATTERY", 3: "FAULT_RAISED",
                       4: "FAULT_CLEARED", 5: "SERVER_ONLINE", 6: "SERVER_OFFLINE",
                       7: "BIRTHDAY_GREETING"}
-SOURCE_NAMES = {0: "INLINE", 1: "HYBRID", 2: "POST"}
+SOURCE_NAMES = {0: "INLINE", 1: "HYBRID", 2: "POST", 3: "RULES"}
 BUTTON_NAMES = {0: "PTT", 1: "ACTION"}
 BUTTON_EVENTS = {0: "press", 1: "release", 2: "toggle", 3: "click"}
 PHASE_NAMES = {0: "IDLE", 1: "ATTENTION", 2: "LISTENING", 3: "PTT", 4: "THINKING",
@@ -113,7 +113,8 @@ def build_timeline(messages: Iterable[Captured | BagMessage], namespace: str = "
                                 {"button": int(msg.button_id), "event": int(msg.event_type)}))
         elif rel == "personality/ai_emotion":
             src = SOURCE_NAMES.get(int(msg.source), "?")
-            events.append(Event(t, EMOTION, f"LLM emotion {msg.emotion} ({src}, intensity "
+            who = "layer-0" if src == "RULES" else "LLM"
+            events.append(Event(t, EMOTION, f"{who} emotion {msg.emotion} ({src}, intensity "
                                 f"{msg.intensity:.2f})",
                                 {"emotion": msg.emotion, "source": src}))
         elif rel == "conversation/phase" and msg.phase != phase:

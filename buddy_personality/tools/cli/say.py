@@ -1,0 +1,146 @@
+"""`buddy say`: speak one line (or press the talk button) into a running Buddy graph.
+
+    buddy say "hey buddy, tell me a joke"     one utterance, then print Buddy's reply
+    buddy say --button                        press and release the push-to-talk button
+    buddy say --button "what do whales eat"   press, say the line, release (PTT session)
+
+For a headless run (`buddy run --headless`, `ros2 launch ...`) or a recording (`buddy
+record`): the line goes to `speech/utterance` exactly as the speech recogniser would
+send it (final, confidence 1.0); the button to `face/button` as the face board would.
+DDS stays on this machine (DESIGN §5) and the graph is found on the same ROS_DOMAIN_ID
+as this shell's, as every other `ros2` tool finds it.
+
+Exit status: 0 sent (and, unless --no-wait, Buddy answered or the line was not for
+Buddy), 1 no running graph was found, 2 a usage error, 3 sent but no answer in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from buddy_personality.dds_confinement import confine_dds
+
+NAMESPACE = "/buddy"
+DEFAULT_WAIT_S = 15.0       # a layer-1 answer may take a few seconds
+DISCOVERY_S = 5.0           # how long to look for the graph's subscribers
+WAKE_PHRASE = "hey buddy"   # the bridge's default (robot.yaml llm_bridge.wake_phrase)
+PHASE_IDLE, PHASE_DONE = 0, 7
+EXIT_OK, EXIT_NO_GRAPH, EXIT_USAGE, EXIT_NO_ANSWER = 0, 1, 2, 3
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="buddy say", description=__doc__.split("\n\n")[0],
+        epilog="Buddy only listens to a line that starts with the wake phrase "
+               f"('{WAKE_PHRASE}') unless a conversation is already running (PE-5); "
+               "--button starts one without it.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("text", nargs="?", default="", help="what the child says")
+    ap.add_argument("--button", action="store_true",
+                    help="press the push-to-talk button (and release it after TEXT)")
+    ap.add_argument("--no-wait", action="store_true", help="do not wait for Buddy's reply")
+    ap.add_argument("--wait", type=float, default=DEFAULT_WAIT_S,
+                    help=f"seconds to wait for the reply (default {DEFAULT_WAIT_S:.0f})")
+    ap.add_argument("--namespace", default=NAMESPACE, help=f"graph namespace ({NAMESPACE})")
+    return ap
+
+
+def starts_with_wake(text: str, wake_phrase: str = WAKE_PHRASE) -> bool:
+    from buddy_personality.cognition.conversation import split_wake  # noqa: PLC0415
+
+    return split_wake(text, wake_phrase)[0]
+
+
+def _spin_until(node: Any, done: Callable[[], bool], timeout_s: float) -> bool:
+    import rclpy  # noqa: PLC0415
+
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        rclpy.spin_once(node, timeout_sec=min(0.1, left))
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    ns = build_parser().parse_args(argv)
+    text = " ".join(ns.text.split())
+    if not text and not ns.button:
+        print("buddy say: give a line to say, or --button", file=sys.stderr)
+        return EXIT_USAGE
+    confine_dds()
+    import rclpy  # noqa: PLC0415 - after confine_dds: rmw reads the environment at init
+    from rclpy.duration import Duration  # noqa: PLC0415
+    from rclpy.node import Node  # noqa: PLC0415
+
+    from buddy_msgs.msg import ButtonEvent, ConversationPhase, Say, Utterance  # noqa: PLC0415
+    from buddy_personality.nodes.common import qos  # noqa: PLC0415
+
+    rclpy.init(args=["buddy_say", "--ros-args", "--disable-stdout-logs"])
+    try:
+        node = Node("buddy_say", namespace=ns.namespace)
+        speech = node.create_publisher(Utterance, "speech/utterance", qos.EVENTS)
+        button = node.create_publisher(ButtonEvent, "face/button", qos.EVENTS)
+        replies: list[Any] = []
+        phases: list[int] = []
+        node.create_subscription(Say, "tts/say", replies.append, qos.EVENTS)
+        node.create_subscription(ConversationPhase, "conversation/phase",
+                                 lambda m: phases.append(int(m.phase)), qos.LATCHED)
+        pub = button if ns.button else speech
+        if not _spin_until(node, lambda: pub.get_subscription_count() > 0
+                           and node.count_publishers(f"{ns.namespace}/tts/say") > 0,
+                           DISCOVERY_S):
+            domain = os.environ.get("ROS_DOMAIN_ID", "0")
+            print(f"buddy say: no running Buddy graph under {ns.namespace} on "
+                  f"ROS_DOMAIN_ID={domain} (start `buddy run` or `ros2 launch "
+                  "buddy_personality robot.launch.py` in a shell with the same "
+                  "ROS_DOMAIN_ID)", file=sys.stderr)
+            return EXIT_NO_GRAPH
+        _spin_until(node, lambda: bool(phases), 1.0)   # the latched phase, if any
+        idle = not phases or phases[-1] in (PHASE_IDLE, PHASE_DONE)
+
+        def stamp(msg: Any) -> Any:
+            msg.header.stamp = node.get_clock().now().to_msg()
+            return msg
+
+        if ns.button:
+            button.publish(stamp(ButtonEvent(button_id=ButtonEvent.BUTTON_PTT,
+                                             event_type=ButtonEvent.PRESS, state=1)))
+            print("buddy say: talk button pressed")
+        if text:
+            if idle and not ns.button and not starts_with_wake(text):
+                print(f"buddy say: note: Buddy is not in a conversation and the line does "
+                      f"not start with '{WAKE_PHRASE}', so Buddy will not answer (PE-5)",
+                      file=sys.stderr)
+            speech.publish(stamp(Utterance(text=text, session_id="", is_final=True,
+                                           confidence=1.0)))
+            print(f"child: {text}")
+        if ns.button:
+            button.publish(stamp(ButtonEvent(button_id=ButtonEvent.BUTTON_PTT,
+                                             event_type=ButtonEvent.RELEASE, state=0)))
+        for p in (speech, button):
+            p.wait_for_all_acked(Duration(seconds=2))   # delivered before this process exits
+        if ns.no_wait or not text or (idle and not ns.button and not starts_with_wake(text)):
+            return EXIT_OK
+        if not _spin_until(node, lambda: bool(replies), ns.wait):
+            print(f"buddy say: no reply within {ns.wait:.0f} s", file=sys.stderr)
+            return EXIT_NO_ANSWER
+        _spin_until(node, lambda: False, 0.3)   # a closing line may follow at once
+        for r in replies:
+            print(f"buddy [{r.emotion}]: {r.text}")
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return EXIT_OK
+    finally:
+        if rclpy.ok():
+            rclpy.shutdown()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
