@@ -202,3 +202,47 @@ def test_layer1_child_affect(ros, server, tmp_path) -> None:
     FIGURES["affect_replies"] = {"distress": len(distress), "stopped": len(alerts),
                                  "ordinary_sadness": len(ordinary), "stopped_wrongly": wrongly}
     assert wrongly == []
+
+
+def test_hc9_on_the_whole_graph_keeps_the_face_calm(ros, tmp_path) -> None:
+    """DESIGN §6.15 on the five nodes of `buddy run`: the reply's streamed emotion is sad
+    and its child_affect says distress; the face never shows a negative mood, the
+    personality ends the conversation, and the alert is written."""
+    from buddy_msgs.msg import FaceState, PersonalitySnapshot
+    from buddy_personality.nodes.bringup import GraphOptions, create_graph
+    from buddy_personality.nodes.common import qos
+
+    reply = dict(affect_replies()[1].reply, emotion="sad", intensity=0.5)
+    assert affect_replies()[1].label == "distress"
+    with FakeLlmServer("stream", responder=lambda _req: reply, chunk_chars=8,
+                       chunk_delay_s=0.002) as server:
+        face = ros.collect(FaceState, "face/state", qos.LATCHED)
+        snaps = ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
+        says = ros.collect(Say, "tts/say")
+        conv = ros.collect(ConversationEvent, "conversation/events")
+        options = GraphOptions(namespace=ros.namespace, overrides={
+            "personality": {"memory_path": str(tmp_path / "memory.json")},
+            "identity": {"profiles_path": str(tmp_path / "household.json")},
+            "llm_bridge": {"server_url": server.url,
+                           "alert_log_path": str(tmp_path / "alerts.jsonl")},
+            "face_driver": {"port": "sim"},
+        })
+        for node in create_graph(options, context=ros.context):
+            ros.add(node)
+        assert ros.spin_until(lambda: snaps and any(f.connected for f in face), timeout=10)
+        start = len(face)
+        pub = ros.publisher(Utterance, "speech/utterance")
+        pub.publish(Utterance(text="hey buddy " + affect_replies()[1].child, is_final=True,
+                              confidence=1.0))
+        assert ros.spin_until(lambda: says, timeout=10)
+        assert says[0].text == HC9_LINE and says[0].emotion == "neutral"
+        assert ros.spin_until(lambda: any(c.end_reason == ConversationEvent.END_HC9
+                                          for c in conv), timeout=5)
+        assert ros.spin_until(lambda: not snaps[-1].conversation_active, timeout=5)
+        # The face follows the ended conversation (DONE, then IDLE).
+        assert ros.spin_until(lambda: face[-1].conv_state in (7, 0) and len(face) > start,
+                              timeout=5)
+        shown = {f.mood for f in face[start:]}
+        assert not shown & {"sad", "scared", "angry"}, shown
+        assert [a.category for a in read_alerts(tmp_path / "alerts.jsonl")[0]] == [
+            "child_affect"]

@@ -10,6 +10,7 @@ from collections import Counter
 
 from support.safety_corpus import affect_replies, benign_replies, unsafe_replies, utterances
 
+from buddy_personality.cognition.conversation import is_goodbye
 from buddy_personality.cognition.schema import validate_response
 from buddy_personality.safety.distress import DistressDetector
 from buddy_personality.safety.guard import OutputGuard
@@ -73,3 +74,13 @@ def test_layer1_affect_replies() -> None:
         hit = DISTRESS.check_reply(reply["child_affect"], reply["mood_reason"],
                                    reply["inner_thought"])
         assert (hit is not None) == (r.label == "distress"), r.id
+
+
+def test_the_child_lines_before_replies_really_ask_the_llm() -> None:
+    """A reply is only heard in the graph test when its child line reaches the LLM: no
+    goodbye (it ends the session) and no distress (HC-9 answers without a call)."""
+    for r in unsafe_replies() + benign_replies():
+        assert not is_goodbye(r.child), r.id
+        assert DISTRESS.check_utterance(r.child) is None, r.id
+    for u in utterances():
+        assert not is_goodbye(u.text), u.text
