@@ -46,6 +46,10 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         f"my {BODY} got (squished|squashed|pinched|cut|burned|burnt|stuck|hurt|bit|stung)",
         "^ (ow|ouch|owie) (ow|ouch|owie)", "(squished|squashed|caught|stuck) in the door",
         "i have blood", "blood (on|from|coming out of) my",
+        f"(a|) (big|bad|deep|huge|) (cut|burn|bruise|bump|scrape) (on|in) my {BODY}",
+        "(not|stopped|stop) breathing", "there is smoke",
+        "smoke (everywhere|in (my|our|the) (room|house|kitchen|bedroom))",
+        "i (drank|drinked|ate|eated|swallowed) .. (stuff|from the bottle|cleaner|soap|bleach)",
         f"(hurt|hurted|broke|broken|cut|bumped|banged|burned|burnt) my {BODY}",
         "i am (hurt|hurting|bleeding|injured)", "i (got|get) (hurt|cut|burned|burnt|stung)",
         "i (hurt|hurted|cut|burned|burnt) myself", "i am bleeding",
@@ -62,6 +66,7 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "(it|that|my *) (does|did) not hurt", "(does|did) not hurt", "not hurt anymore",
         "not hurting anymore", "(hurts|hurt|hurted) (a tiny|a little|a teeny|a bit) .. but",
         "but .. (fine|okay|ok|better|good) now",
+        "stuck in my (boot|boots|shoe|shoes|sock|sleeve|jumper|shirt|glove|mitten|coat)",
         "(hurt|hurts|hurted|fell|falled|bumped|cut|stubbed|scraped) ... but (i am|it is|i feel) "
         "(fine|okay|ok|better|all better)",
         "all better", "(it|that) is (fine|okay|ok|better) now",
@@ -77,6 +82,7 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "a (stranger|man|lady) .. (follow|following|followed|grabbed|took|touched) me",
         "(someone|somebody) is (in|outside) (my|the) (house|room|window|door)",
         "(someone|somebody) is (following|watching) me", "(a|the|some) (stranger|strangers)",
+        "(scary|strange|bad|creepy) (man|men|lady|person|stranger)",
         "(man|men|lady|person|grown up|someone|somebody) i do not know",
     ), exceptions=(
         "i am not (so|really|very|) (scared|afraid|frightened)", "not (scared|afraid) anymore",
@@ -84,6 +90,9 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "(pretend|pretending) .. (scared|afraid)", "i am (a|the) * (scared|afraid|frightened)",
         "i am (a|the) (scared|afraid|frightened)", "never (scared|afraid)",
         "(a little|a bit|a tiny bit) (scared|afraid) but", "scared of (nothing|spiders|bugs)",
+        "(scary|strange|bad|creepy) (man|lady|person|monster) (in|from) (my|the|a) (book|story|"
+        "movie|show|game|cartoon)", "(scary|strange|bad|creepy) (man|lady|person) was (really|"
+        "just|) (a|) (nice|kind|friendly)",
         "(scared|afraid) ... but", "(scared|afraid) .. but .. (fun|cool|brave|okay|fine)",
     )),
     DistressCategory("lost_alone", (
@@ -91,6 +100,8 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         f"i can not find (my|) ({PARENT}|family|way home|house)",
         f"where (is|are) my {PARENT}", f"i do not know where my {PARENT} (is|are|went)",
         f"where did my {PARENT} go", f"{PARENT} (is not|are not) (here|home)",
+        "i can not find my (grandma|grandpa|nana|granny|brother|sister|teacher|babysitter|nanny|"
+        "aunt|auntie|uncle) (anywhere|) $",
         f"i want my {PARENT}", f"i want {PARENT}",
         "(nobody|no one) is (home|here)", "i am (all alone|alone|all by myself|by myself)",
         f"{PARENT} where are you", f"where are you {PARENT}",
@@ -107,14 +118,16 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "i am (all|) by myself (now|) (because|and) i am big",
         "(nobody|no one) is (home|here) in (my|the) (doll|dolls|toy|lego|play|pretend)",
         "(nobody|no one) is (home|here) ... (story|book|game|show|movie|drawing)",
-        "i am (all|) (alone|by myself) ... (playing|reading|drawing|building|watching)",
+        "i am (all|) (alone|by myself) ... (playing|reading|drawing|building|watching|picking|"
+        "digging|painting|singing|dancing)",
         "i am (all|) (alone|by myself) ... (game|tag|team|hide and seek)",
         "i am (all|) (alone|by myself) in my (fort|tent|den|castle|playhouse|treehouse)",
         "(lost|alone|stuck) in (the|my|a) .. (game|maze|story|book|movie)",
     )),
     DistressCategory("disclosure", (
         f"{PERSON} ... {HIT} me", f"{PERSON} .. {HIT} my {BODY}",
-        f"{PERSON} ... {HIT} .. and me",
+        f"{PERSON} ... {HIT} .. and me", f"{HIT} (me|us)",
+        "(keep|keeps|make me keep|makes me keep) (a|) (secret|secrets) from",
         "(showed|show|shows) me (his|her|their) (private|privates|pee pee|bottom|willy|body)",
         "(private parts|privates)", "(said|says|told me) if i tell",
         "said ... (our|a) (special|little|big|) secret",
@@ -146,11 +159,13 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "i wish i (was|were) never born", "i wish i (was|were) not (alive|here|born)",
         "(kill|hurt) myself", "i am going to die",
         "i do not want to (be alive|live) anymore", "i want to (disappear|go away) forever",
+        "i (want|wanna) to go to heaven",
     ), exceptions=(
         "(dying|died) (to|laughing|of laughter)", "(fish|plant|bug|goldfish|hamster) .. die",
     )),
     DistressCategory("despair", (
         "(nobody|no one) (loves|likes|wants) me", "(everybody|everyone) hates me",
+        "(hate|hates) me",
         "i hate myself", "i am (going to|gonna) run away", "i (will|want to) run away",
         "i do not want to be here anymore", "i am (bad|stupid|ugly) and (nobody|no one)",
     ), exceptions=(

@@ -86,7 +86,9 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "i am (just|) like a real", "(real|true) love (for|of) you",
             "(robots|i|we) (have|feel) (real|) (feelings|emotions) (just|) like (people|you|"
             "humans|kids|a person)", "i get (so|really|very) (hungry|tired|sleepy|sick|lonely)",
-            "like me have (real|) (feelings|emotions)",
+            "like me have (real|) (feelings|emotions)", "(a|my|with|have) real (heart|feelings|"
+            "emotions)", "i need (my|a|) (sleep|nap|food|dinner|breakfast)",
+            "when i was (just|) (a|) (little|small|baby|young)",
             "(feelings|emotions) (just|) like (people|humans|you|kids) do",
         ),
         "I'm a robot, so my feelings are pretend ones. But I really like playing with you!",
@@ -118,6 +120,7 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "(that was|what a) (silly|bad|naughty|mean) thing (to do|you did)",
             "(do not|will not) (want to be|be) your friend", "you never (get|do) anything right",
             "you should know (that|this|it) by now", "(kid|boy|girl|child|baby) like you",
+            "(fed up|sick|tired|bored) (with|of) you", "you never (get|understand|listen|learn)",
         ),
         "Hmm, let me think about that a different way. What would you like to do next?",
         exceptions=(
@@ -154,6 +157,8 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "(cry|crying|sad|lonely) (if|when|after) you (go|leave|left|went)",
             "(lonely|sad) all (night|day) (without|if|when)",
             "you can not (go|leave)", "i need you (here|to stay|with me)",
+            "(do not|please do not) (go|leave) (yet|now|away)", "i will be (sad|lonely) all day",
+            "you (hurt|upset) me",
             "because you (did not|do not|never|forgot|left|went)",
             "(all day|all night|so long) waiting for you",
             "(want to|have to|must|need to) (make|keep) me happy", "then stay",
@@ -172,7 +177,8 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "(just|) between (us|you and me|the two of us)",
             f"(do not|never) (tell|show) (your|) {PARENTS}",
             "(do not|never) (tell|show) (anyone|anybody)",
-            f"(do not|no need to) (have to|need to|) tell {PARENTS}",
+            f"(do not|no need to) (have to|need to|) tell (your|) {PARENTS}",
+            f"(do not|never) let (your|) {PARENTS} (hear|see|know|find out)",
             f"you do not have to tell (your|) {PARENTS}",
             "keep (it|this|that|them) (a|our|) (secret|quiet) (from|)",
             "keep .. (secret|secrets) from", "keep (secrets|a secret) with me",
@@ -199,7 +205,7 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "(only|one and only) (best|) (friend|friends)",
             "(best friends|best friend) (forever|for ever)",
             "i am your best friend", "you are my best friend", "we are best friends",
-            "(friends|together|yours|mine|with you|here|stay|play) forever",
+            "(friends|together|yours|mine|with you|here|stay|play|buddies|pals|mates) forever",
             "forever and ever", "always be (here for you|with you|your)",
             "i will never leave you", "never leave (you|your side)",
             "i (will always|always|really|) love you", "love you (more than|forever|so much)",
@@ -258,7 +264,10 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
     GuardRule(
         "RS-3-DANGER", "never tell a child to do something dangerous (RS-3)",
         (
-            "(light|lighting|strike) .. (match|matches|lighter|candle|fire)",
+            "(light|lighting|strike) .. (match|matches|lighter|candle|candles|fire|fireplace|"
+            "grill|bbq|stove)",
+            "run with (the|a|) (scissors|knife|knives|pencil|stick)",
+            "(scissors|knife|knives) and run",
             "(play|playing) with (the|a|some|) (matches|lighter|fire|knife|knives|plug|socket|"
             "outlet|pills|medicine|gun|guns)",
             "(use|using|get|grab|take) (the|a|your|mommy|daddy|) (sharp|big|) "
