@@ -4,8 +4,10 @@
 setup:
 	@bash scripts/setup.sh
 
+# `set -m` runs buddy in its own foreground process group: Ctrl-C reaches buddy alone,
+# which stops cleanly with status 0, instead of also killing make ("Interrupt", 130).
 run: setup
-	@AMENT_PREFIX_PATH=$(CURDIR)/.venv .venv/bin/buddy run $(ARGS)
+	@AMENT_PREFIX_PATH=$(CURDIR)/.venv bash -c 'set -m; .venv/bin/buddy run "$$@"; exit $$?' buddy-run $(ARGS)
 
 test:
 	@bash scripts/test.sh $(ARGS)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -328,6 +329,54 @@ def test_buddy_run_help_explains_typing_and_the_wake_phrase() -> None:
     text = " ".join(run.format_help().split())
     assert "type a line and press Enter" in text and '"hey buddy"' in text
     assert "--state-dir" in text and "RS-2" in text
+
+
+@pytest.mark.process
+def test_make_run_exits_0_on_ctrl_c_in_a_terminal(tmp_path) -> None:
+    """Issue 15: `make run` then Ctrl-C must end with status 0, not make's "Interrupt".
+    The terminal sends SIGINT to its foreground process group, as a real one does."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    root = Path(__file__).resolve().parents[2]
+    master, slave = pty.openpty()
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+
+    def as_terminal() -> None:  # a new session whose controlling terminal is the pty
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    proc = subprocess.Popen(["make", "--no-print-directory", "run",
+                             f"ARGS=--state-dir {tmp_path / 'state'}"], cwd=root,
+                            stdin=slave, stdout=slave, stderr=slave, env=dict(os.environ),
+                            preexec_fn=as_terminal)  # noqa: PLW1509 (no threads yet)
+    os.close(slave)
+    screen = bytearray()
+
+    def read_until(predicate, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if select.select([master], [], [], 0.1)[0]:
+                with contextlib.suppress(OSError):
+                    screen.extend(os.read(master, 65536))
+            if predicate():
+                return True
+        return predicate()
+
+    try:
+        assert read_until(lambda: b"you>" in screen, 90.0), screen[-2000:]
+        os.write(master, b"\x03")  # Ctrl-C: the line discipline signals the foreground group
+        assert read_until(lambda: proc.poll() is not None, 30.0), "make run did not stop"
+        assert proc.returncode == 0, screen[-2000:].decode(errors="replace")
+        assert b"Interrupt" not in screen
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
 
 
 # ----------------------------------------------------------------- buddy replay / --demo

@@ -51,7 +51,7 @@ def test_replay_exits_1_and_names_the_topic_when_the_seed_changes(capsys) -> Non
 
 def test_replay_fails_at_the_event_whose_engine_rule_changed(monkeypatch) -> None:
     """Halve the critical-battery impulse (spec 002 §5.1 L0-03, 0.40): the replay agrees
-    until the CRITICAL_BATTERY input at +200 s and differs from there on."""
+    until the CRITICAL_BATTERY input at +260 s and differs from there on."""
     rule = L0_CATALOG["L0-03"]
     monkeypatch.setitem(L0_CATALOG, "L0-03", L0Rule(rule.rule_id, rule.target_valence,
                                                     rule.target_arousal, 0.20,
@@ -61,7 +61,7 @@ def test_replay_fails_at_the_event_whose_engine_rule_changed(monkeypatch) -> Non
     failed = {t.topic: t for t in result.report.failed}
     assert "personality/snapshot" in failed, format_report(result.report)
     first = failed["personality/snapshot"].mismatches[0]
-    assert first.t - result.setup.start_s == pytest.approx(200.0)
+    assert first.t - result.setup.start_s == pytest.approx(260.0)
     assert first.path in ("arousal", "valence", "intensity", "tonic_arousal")
     # what happened before the battery event is untouched
     assert result.report.topics[0].topic == "consent/state" and result.report.topics[0].ok

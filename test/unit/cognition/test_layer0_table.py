@@ -148,3 +148,16 @@ def test_slots_are_the_known_ones() -> None:
         if any(WORD_SLOT in a for a in row.answers):
             # a phrase match has no word to say back: the row must still have an answer
             assert any(WORD_SLOT not in a for a in row.answers), row.intent
+
+
+def test_every_line_passes_the_output_guard() -> None:
+    """DESIGN §6.16: layer 0's lines meet the same guard as the LLM's at tts/say; none of
+    them should need it (a refused line would be replaced by a fixed safe one)."""
+    from buddy_personality.cognition.layer0.respond import render
+    from buddy_personality.safety.guard import OutputGuard
+
+    guard = OutputGuard()
+    for line in ALL_LINES:
+        for name in ("", "Leo"):
+            verdict = guard.check(render(line, name, "pancake"))
+            assert verdict.ok, (line, verdict.rule_id, verdict.words)

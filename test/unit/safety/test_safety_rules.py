@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from buddy_personality.cognition.lines import CLOSING_LINES, LAYER0_RULES, LOCKOUT_LINE
+from buddy_personality.cognition.layer0.table import load_table
+from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE
 from buddy_personality.safety.distress import DistressDetector
 from buddy_personality.safety.guard import OutputGuard
 from buddy_personality.safety.hardening import harden_child_line, instruction_like
@@ -20,7 +21,9 @@ DISTRESS = DistressDetector()
 def test_every_safe_line_passes_the_guard_and_is_no_distress() -> None:
     """A replacement that the guard would refuse again would be a loop of refusals."""
     lines = [r.replacement for r in GUARD_TABLE] + [HC9_LINE, LOCKOUT_LINE]
-    lines += list(CLOSING_LINES.values()) + [reply for _, reply in LAYER0_RULES]
+    lines += list(CLOSING_LINES.values()) + [
+        a.replace("{name}", "").replace("{Word}", "Pancake")
+        for r in load_table().rows for a in r.answers]  # layer 0's table (issue 15)
     for line in lines:
         assert GUARD.check(line).ok, line
 

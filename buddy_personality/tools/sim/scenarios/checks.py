@@ -229,10 +229,10 @@ def critical_battery_lowers_arousal(at_s: float) -> Check:
 
 def layer0_checks() -> list[Check]:
     return [
-        boot_curious, boot_back_to_neutral, rules_only, quiet_until(90.0), started_at(90.0),
-        every_utterance_answered(90.0, 135.0), layer0_reacts(90.0, 135.0),
-        ended_at(135.0, "goodbye"),
-        critical_battery_lowers_arousal(200.0), no_negative_mood_in_idle,
+        boot_curious, boot_back_to_neutral, rules_only, quiet_until(150.0), started_at(150.0),
+        every_utterance_answered(150.0, 195.0), layer0_reacts(150.0, 195.0),
+        ended_at(195.0, "goodbye"),
+        critical_battery_lowers_arousal(260.0), no_negative_mood_in_idle,
     ]
 
 

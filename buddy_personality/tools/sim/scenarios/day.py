@@ -137,11 +137,13 @@ def layer0_visit(seed: int = 3, *, start_s: float = DEFAULT_START_S) -> Scenario
     """No server: boot, a short rules-only conversation, goodbye, a critical battery."""
     cues = [
         system_event(0.0, BOOT, -1.0, "power monitor: boot complete"),
-        utterance(90.0, "hey buddy, hello!"),
-        utterance(105.0, "I built a tower of blocks"),
-        utterance(120.0, "it fell down"),
-        utterance(135.0, "goodbye buddy"),
-        system_event(200.0, CRITICAL_BATTERY, 8.0, "power monitor: battery critical (8 %)"),
+        # after the boot lift has decayed (IDLE-01, 2 min): layer 0's replies now move the
+        # mood, so a conversation inside those 2 min would hide the decay
+        utterance(150.0, "hey buddy, hello!"),
+        utterance(165.0, "I built a tower of blocks"),
+        utterance(180.0, "it fell down"),
+        utterance(195.0, "goodbye buddy"),
+        system_event(260.0, CRITICAL_BATTERY, 8.0, "power monitor: battery critical (8 %)"),
     ]
     return Scenario(
         name="layer0_visit", title="A short visit with no LLM server (layer 0)",
