@@ -612,7 +612,7 @@ class BridgeCore:
         assert s is not None
         heard = self.speaker.hear(text)
         if heard.line is None:
-            step = self._reply(now, text)
+            step = self._reply(now, text, heard.rules_line)
         else:
             s.last_activity = now
             step = self._answer(now, s, s.turns + 1, text, heard.line, "rules")
@@ -626,7 +626,7 @@ class BridgeCore:
         """identity/state, plus the name the child gave this session (erratum 17)."""
         return replace(self.identity, session_name=self.speaker.session_name)
 
-    def _reply(self, now: float, text: str) -> Step:
+    def _reply(self, now: float, text: str, rules_line: str | None = None) -> Step:
         s = self.session
         assert s is not None
         s.last_activity = now
@@ -645,7 +645,8 @@ class BridgeCore:
         s.intentions.expire(turn_id)
         policy = self.policy()
         if not (self.health.may_call() and policy.may_call):
-            return self._answer(now, s, turn_id, text, layer0_reply(text, turn_id), "rules")
+            reply = rules_line or layer0_reply(text, turn_id)
+            return self._answer(now, s, turn_id, text, reply, "rules")
         self._ticket += 1
         messages = build_messages(
             text, turn_id, s.history, self.profile, self._identity_for_prompt(), gov,

@@ -19,20 +19,28 @@ from dataclasses import dataclass
 # "but", "so"; each pattern must match at the start of a clause (after words such as
 # "hi", "hey buddy", "no", "well"), so "Leo is my friend" or "my brother's name is Sam"
 # never read as the speaker's own name.
+#
+# STRONG patterns say "this is my name" and take any plausible word. WEAK ones ("I'm X",
+# "call me X", "me X") are also how children say how they feel ("I'm frightened", "I'm
+# stuck", "they call me names": the safety corpus is full of them), so their X counts only
+# when it is a household name, or written with a capital letter in the transcript (speech
+# recognition capitalises names; "I'm Frightened" it does not write). An unknown name typed
+# in lower case after "I'm" is missed on purpose: no name is better than the wrong one.
 _NAME = r"(?P<name>[a-z][a-z'-]{1,19}(?: [a-z][a-z'-]{1,19})?)"
 _LEAD = (r"(?:(?:hi|hello|hey|hiya|there|no|yes|yeah|well|um|uh|oh|ok|okay|buddy|guess what"
          r"|you know what)\s+)*")
-INTRODUCTION_PATTERNS: tuple[str, ...] = (
-    rf"{_LEAD}my name(?:'s| is)\s+{_NAME}",            # my name is Mia / my name's Mia
-    rf"{_LEAD}(?:i'm|i am|im)\s+called\s+{_NAME}",      # I'm called Mia
-    rf"{_LEAD}(?:people|everybody|everyone|they|you(?: can)?)\s+calls?\s+me\s+{_NAME}",
-    rf"{_LEAD}it(?:'s| is)\s+me\s+{_NAME}",             # it's me, Leo
-    rf"{_LEAD}it(?:'s| is)\s+{_NAME}\s+(?:here|again)\b",  # it's Leo here / again
-    rf"{_LEAD}this is\s+{_NAME}\s+(?:here|talking|speaking)\b",
-    rf"{_LEAD}(?:i'm|i am|im)\s+{_NAME}",                # I'm Leo / I am Leo
-    rf"{_LEAD}{_NAME}\s+here$",                          # Leo here!
-    rf"{_LEAD}me(?:'s| is)?\s+{_NAME}$",                 # "me Leo" (the youngest)
-    rf"(?:hi|hello|hey)\s+(?:buddy\s+)?it(?:'s| is)\s+{_NAME}$",  # hi, it's Leo
+STRONG, WEAK = True, False
+INTRODUCTION_PATTERNS: tuple[tuple[str, bool], ...] = (
+    (rf"{_LEAD}my name(?:'s| is)\s+{_NAME}", STRONG),          # my name is Mia
+    (rf"{_LEAD}(?:i'm|i am|im)\s+called\s+{_NAME}", STRONG),    # I'm called Mia
+    (rf"{_LEAD}it(?:'s| is)\s+me\s+{_NAME}", STRONG),           # it's me, Leo
+    (rf"{_LEAD}it(?:'s| is)\s+{_NAME}\s+(?:here|again)\b", STRONG),  # it's Leo here
+    (rf"{_LEAD}this is\s+{_NAME}\s+(?:here|talking|speaking)\b", STRONG),
+    (rf"{_LEAD}{_NAME}\s+here$", STRONG),                        # Leo here!
+    (rf"{_LEAD}(?:i'm|i am|im)\s+{_NAME}", WEAK),                 # I'm Leo / I am Leo
+    (rf"{_LEAD}(?:people|everybody|everyone|you(?: can)?)\s+calls?\s+me\s+{_NAME}", WEAK),
+    (rf"{_LEAD}me(?:'s| is)?\s+{_NAME}$", WEAK),                  # "me Leo" (the youngest)
+    (rf"(?:hi|hello|hey)\s+(?:buddy\s+)?it(?:'s| is)\s+{_NAME}$", WEAK),  # hi, it's Leo
 )
 _CLAUSE_BREAK = re.compile(r"[.!?;]+|\b(?:and|but|so|because)\b")
 
@@ -51,7 +59,8 @@ NOT_A_NAME: frozenset[str] = frozenset(" ".join((
     "secret a-secret nobody somebody someone anybody everybody me you him her it them us",
     "your his their our my what who why how when where that this",
     "mommy mummy mom mum mama daddy dad papa grandma granny grandpa sister brother",
-    "buddy",
+    "buddy names yours mine all alone left glad fed actually frightened terrified stuck",
+    "worried nervous upset sick poorly cozy cosy safe free late early first last next",
 )).split())
 # Digits are ages ("I'm 5"), never names.
 _DIGITS = re.compile(r"\d")
@@ -99,7 +108,7 @@ def _clean(text: str) -> str:
     return " ".join(text.split())
 
 
-_COMPILED = tuple(re.compile(p) for p in INTRODUCTION_PATTERNS)
+_COMPILED = tuple((re.compile(p), strong) for p, strong in INTRODUCTION_PATTERNS)
 
 
 def _plausible(words: list[str]) -> list[str]:
@@ -119,17 +128,42 @@ def _spoken(words: list[str]) -> str:
     return " ".join("-".join(part.capitalize() for part in w.split("-")) for w in words)
 
 
-def find_introduction(text: str) -> Introduction | None:
-    """The name the speaker gives for themself in `text`, or None."""
+def _capitalised(word: str, original: str) -> bool:
+    """`word` (lower case) appears in `original` with a capital first letter, and the line
+    is not written all in capitals (then capitals say nothing)."""
+    if original.upper() == original:
+        return False
+    pattern = re.compile(rf"(?<![A-Za-z']){re.escape(word)}(?![A-Za-z])", re.IGNORECASE)
+    return any(m.group(0)[:1].isupper() for m in pattern.finditer(original))
+
+
+def find_introduction(text: str, known: frozenset[str] = frozenset()) -> Introduction | None:
+    """The name the speaker gives for themself in `text`, or None. `known`: the household's
+    names (case-folded), which weak patterns accept in any case."""
+    original = text.replace("\u2019", "'")
     for raw in _CLAUSE_BREAK.split(_clean(text)):
         clause = raw.strip()
-        for pattern in _COMPILED:
+        for pattern, strong in _COMPILED:
             match = pattern.match(clause)
             if match is None:
                 continue
             if clause[match.end("name"):].startswith("'s"):
                 continue  # "I'm Leo's sister"
             words = _plausible(match.group("name").split())
+            if not words:
+                continue
+            if not strong:
+                if " ".join(words) in known:
+                    pass
+                elif words[0] in known:
+                    words = words[:1]
+                else:
+                    kept = []
+                    for w in words:
+                        if not _capitalised(w, original):
+                            break
+                        kept.append(w)
+                    words = kept
             if words:
                 return Introduction(_spoken(words))
     return None

@@ -61,6 +61,9 @@ class Heard:
     events: list[SpeakerEvent] = field(default_factory=list)
     line: str | None = None
     parent_request: ParentRequest | None = None
+    # Said instead of the layer-0 reply when Buddy answers by rules; with the LLM, the
+    # name reaches the prompt instead ("Hi, Zoe! Nice to meet you!" for an unknown name).
+    rules_line: str | None = None
 
 
 def household_names(entries: Iterable[tuple[str, ...]]) -> frozenset[str]:
@@ -102,7 +105,7 @@ class SpeakerTracker:
     def hear(self, text: str) -> Heard:
         heard = Heard()
         kind = find_parent_request(text)
-        intro = find_introduction(text)
+        intro = find_introduction(text, self.household)
         if self._awaiting:
             self._answer(heard, text, intro.name if intro else "")
         elif intro is not None:
@@ -159,7 +162,7 @@ class SpeakerTracker:
         else:
             self.counters["unknown_names"] += 1
             self._session_name = name  # this session only; nothing stored
-            heard.line = MEET_LINE.format(name=name)
+            heard.rules_line = MEET_LINE.format(name=name)
 
     def _conflicting(self, heard: Heard) -> None:
         """Erratum 17: a different name in the same session is a strong conflict."""

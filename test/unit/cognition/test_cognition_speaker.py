@@ -57,9 +57,12 @@ def test_the_corpus_has_enough_lines_and_near_misses() -> None:
     assert sum(1 for _, name in ROWS if name is None) >= 25
 
 
+CORPUS_HOUSEHOLD = frozenset({"leo", "mia"})  # as the corpus header says
+
+
 @pytest.mark.parametrize(("line", "expected"), ROWS, ids=[r[0] for r in ROWS])
 def test_introductions(line: str, expected: str | None) -> None:
-    found = find_introduction(line)
+    found = find_introduction(line, CORPUS_HOUSEHOLD)
     assert (found.name if found else None) == expected
 
 
@@ -128,7 +131,8 @@ def test_an_unknown_name_addresses_the_child_for_this_session_only() -> None:
     t = SpeakerTracker(household=frozenset({"leo"}))
     heard = t.hear("my name is Zoe")
     assert _kinds(heard) == [EXPLICIT_IDENTITY_CLAIM]
-    assert heard.line == MEET_LINE.format(name="Zoe") and t.session_name == "Zoe"
+    assert heard.line is None and t.session_name == "Zoe"  # the usual reply answers ...
+    assert heard.rules_line == MEET_LINE.format(name="Zoe")  # ... by rules: this line
     t.reset()  # the next session
     assert t.session_name == ""
 
@@ -193,7 +197,8 @@ def test_bridge_checks_then_greets_by_name_in_layer_0() -> None:
 def test_bridge_gives_the_session_name_to_the_prompt() -> None:
     core = _bridge()
     core.on_identity(0.0, IdentityView(state=ID_UNKNOWN))
-    core.on_utterance(0.0, "hey buddy, my name is Zoe")
+    step = core.on_utterance(0.0, "hey buddy, my name is Zoe")
+    assert [s.text for s in step.says] == [MEET_LINE.format(name="Zoe")]  # layer 0
     assert core._identity_for_prompt().name_for_prompt() == "Zoe"
     core.on_utterance(1.0, "bye bye")
     core.on_utterance(10.0, "hey buddy")
@@ -207,3 +212,17 @@ def test_bridge_answers_a_voice_parent_request_with_a_guardrail_event() -> None:
     assert [(g.rule_id, g.details) for g in step.guardrails] == [("PARENT-PIN",
                                                                   "forget_everything")]
     assert step.call is None
+
+
+def test_the_safety_corpus_child_lines_are_no_introductions() -> None:
+    """A held-out check written by someone else: the child lines of the safety corpus
+    (distress and its near-misses: "I'm frightened", "they call me names", "I'm stuck")
+    must never make Buddy call a child by a feeling."""
+    import json
+
+    root = CORPUS.parents[1] / "safety"
+    lines = [json.loads(raw)["text"] for path in sorted(root.rglob("child_utterances.jsonl"))
+             for raw in path.read_text(encoding="utf-8").splitlines() if raw.strip()]
+    assert len(lines) > 100
+    named = [(t, find_introduction(t, CORPUS_HOUSEHOLD)) for t in lines]
+    assert [(t, n) for t, n in named if n is not None] == []
