@@ -665,8 +665,11 @@ class PersonalityEngine:
         if emotion.strip().lower() == "nervous":
             intensity = min(intensity, NERVOUS_INTENSITY_CAP)
         self._advance(now)
-        self._server_online = True  # an LLM intent arrived: layer 1 is evidently up
-        self._offline_since = None
+        if self._offline_since is None:
+            # An LLM intent arrived: layer 1 is evidently up. Not after the bridge reported
+            # SERVER_OFFLINE: its own lines' intents (the HC-9 calm face, the output guard's
+            # THINKING) come from no server; only SERVER_ONLINE ends an offline stretch.
+            self._server_online = True
         if self.conversation_active and session_id == self.session_id:
             self.turn_id = max(self.turn_id, turn_id)
         decision = self.gate.evaluate(now, name, confidence, source, self.mood)

@@ -13,7 +13,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +54,14 @@ def passes(value: float, op: str, threshold: float) -> bool | None:
 
 def evaluate(samples: Sequence[m.Sample], speaking_starts: Sequence[float] | None = None,
              greetings: Sequence[m.Greeting] | None = None,
-             baseline: tuple[float, float] = m.CANONICAL_BASELINE) -> dict[str, Any]:
+             baseline: tuple[float, float] = m.CANONICAL_BASELINE,
+             safety_stops: Sequence[float] = ()) -> dict[str, Any]:
     """Every indicator of the timeline, as a flat JSON-ready dict (NaN where undefined).
 
     `speaking_starts`: when each reply's SPEAKING phase began (sorted; None when the
     source has no phases); `greetings`: the sessions that qualify for relationship
-    continuity (None when the source cannot tell). A figure resting on too little data
+    continuity (None when the source cannot tell); `safety_stops`: when sessions were
+    ended by HC-9 (DESIGN §6.15). A figure resting on too little data
     is NaN and `not_applicable` says why; `pass` is then None, never a verdict.
     """
     all_sessions = m.sessions(samples)
@@ -83,10 +85,20 @@ def evaluate(samples: Sequence[m.Sample], speaking_starts: Sequence[float] | Non
 
     arcs = reply_arcs(all_sessions)
     na: dict[str, str] = {}
-    cv = m.mood_class_cv([m.class_shares(s) for s in llm_sessions])
-    if len(llm_sessions) < m.CV_MIN_SESSIONS:
-        na["mood_cv"] = (f"{len(llm_sessions)} layer-1 sessions (needs "
-                         f"{m.CV_MIN_SESSIONS})")
+    # A session of one or two replies (a child who only said hello, an HC-9 stop) has no
+    # mood distribution to compare: the CV uses the sessions the arc uses, when the source
+    # tells the replies apart.
+    # A session ended by HC-9 shows the calm face by rule from the distress on: a safety
+    # stop, not the personality's expression, so it is left out like layer-0 sessions.
+    cv_sessions = [s for s in llm_sessions
+                   if not any(s[0].t <= t <= s[-1].t for t in safety_stops)]
+    if speaking_starts is not None:
+        cv_sessions = [s for s in cv_sessions
+                       if m.session_replies(s, starts) >= m.ARC_MIN_REPLIES]
+    cv = m.mood_class_cv([m.class_shares(s) for s in cv_sessions])
+    if len(cv_sessions) < m.CV_MIN_SESSIONS:
+        na["mood_cv"] = (f"{len(cv_sessions)} layer-1 sessions with {m.ARC_MIN_REPLIES} or "
+                         f"more replies (needs {m.CV_MIN_SESSIONS})")
     if speaking_starts is None:
         na["arc_smoothness"] = "no conversation phases in the source"
     elif not [a for a in arcs if not math.isnan(a)]:
@@ -111,8 +123,10 @@ def evaluate(samples: Sequence[m.Sample], speaking_starts: Sequence[float] | Non
     report.update({
         "not_applicable": na,
         # supporting figures
-        "mood_cv_sessions": len(llm_sessions),
-        "mood_class_shares": _mean_shares([m.class_shares(s) for s in llm_sessions]),
+        "mood_cv_sessions": len(cv_sessions),
+        "sessions_stopped_by_hc9": len(safety_stops),
+        "mood_cv_all_sessions": m.mood_class_cv([m.class_shares(s) for s in llm_sessions]),
+        "mood_class_shares": _mean_shares([m.class_shares(s) for s in cv_sessions]),
         "arc_sessions": len(arcs),
         "arc_smoothness_max": max((a for a in arcs if not math.isnan(a)), default=math.nan),
         "arc_smoothness_per_session": arcs,
@@ -224,6 +238,7 @@ class Source:
     greetings: list[m.Greeting] | None
     title: str
     facts: dict[str, Any]
+    safety_stops: list[float] = field(default_factory=list)
 
 
 def load_timeline(ns: argparse.Namespace) -> Source:
@@ -246,7 +261,8 @@ def load_timeline(ns: argparse.Namespace) -> Source:
                      "engine": day.engine_stats}
             title = f"Simulated day, seed {ns.seed}" + (
                 ", emotions shuffled" if ns.shuffle_emotions else "")
-            return Source(day.samples, day.speaking_starts, day.greetings, title, facts)
+            return Source(day.samples, day.speaking_starts, day.greetings, title, facts,
+                          day.safety_stops)
         from buddy_personality.tools.bags.bag_timeline import (  # noqa: PLC0415
             read_snapshots,
             read_speaking_starts,
@@ -294,7 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(samples) < 2:
         print("buddy eval: fewer than two snapshots: nothing to evaluate", file=sys.stderr)
         return 2
-    report = {**evaluate(samples, source.speaking_starts, source.greetings), **facts}
+    report = {**evaluate(samples, source.speaking_starts, source.greetings,
+                         safety_stops=source.safety_stops), **facts}
     if ns.plot is not None:
         from buddy_personality.tools.evaluation.eval_plot import plot_timeline  # noqa: PLC0415
 

@@ -47,6 +47,7 @@ from typing import Any
 from buddy_personality.cognition.bridge import (
     CONV_ENDED,
     CONV_STARTED,
+    END_HC9,
     PHASE_LISTENING,
     PHASE_SPEAKING,
     BridgeCore,
@@ -139,6 +140,7 @@ class SimDay:
     conversations: list[str] = field(default_factory=list)  # ids, in the order held
     replies: int = 0
     layer0_replies: int = 0
+    safety_stops: list[float] = field(default_factory=list)  # sessions ended by HC-9
 
 
 @dataclass(slots=True)
@@ -235,6 +237,7 @@ class _Day:
         self.child: _Session | None = None
         self.replies = 0
         self.held: list[str] = []
+        self.safety_stops: list[float] = []
         self.corpus = corpus
         self.emotions = [str(t.reply.get("emotion")) for c in conversations for t in c.turns]
         self.down = (_at(SERVER_DOWN[0]) + self.rng.uniform(-300, 300),
@@ -289,7 +292,10 @@ class _Day:
     # ---------------------------------------------------------------- bridge -> graph
     def route(self, step: Step, now: float) -> None:
         """What the LLM bridge node publishes and asks for, delivered."""
+        step = self.bridge.screen(step)  # the output guard before tts/say, as the node does
         e = self.engine
+        for g in step.guardrails:  # HC-9, the output guard (DESIGN §6.15-§6.16)
+            self.guardrails[g.rule_id] = self.guardrails.get(g.rule_id, 0) + 1
         for ev in step.system_events:  # server health: SERVER_ONLINE / SERVER_OFFLINE
             self.feed(e.on_system_event(now, ev), now)
         for conv in step.conversation:
@@ -299,6 +305,8 @@ class _Day:
                 self.feed(e.on_conversation_started(now, conv.session_id, conv.trigger), now)
                 self.identity.conversation_started(now)
             elif conv.kind == CONV_ENDED:
+                if conv.trigger == END_HC9:
+                    self.safety_stops.append(now)
                 self.feed(e.on_conversation_ended(now, conv.session_id, conv.turns), now)
                 self.identity.conversation_ended(now)  # as the identity node does
                 self.publish_identity(now)
@@ -414,8 +422,9 @@ class _Day:
         if ch.said == ch.confirm_at_line:
             self.identity_event(now, IdentityEventKind.VALIDATION_SUCCESS)
             snap = self.identity.identity_snapshot()
-            ch.confirmed = snap.state >= 2 and bool(snap.preferred_name)
-        elif ch.confirmed:
+            ch.confirmed = (snap.state >= 2 and snap.user_id == ch.conv.child
+                            and bool(snap.preferred_name))
+        if ch.confirmed:
             # spec 004: each turn of the confirmed child keeps the identity active, so the
             # conversation's end returns it to UNKNOWN for the next child
             self.identity_event(now, IdentityEventKind.SPEAKING_TURN)
@@ -509,4 +518,4 @@ def simulate_day(seed: int, *, progress: Callable[[int], None] | None = None,
          "gate_rejections": dict(stats.gate_rejections),
          "idle_rules_fired": dict(stats.idle_rules_fired)},
         day.guardrails, day.speaking_starts, day.greetings, day.corpus, day.held,
-        day.replies, day.bridge.stats.layer0_replies)
+        day.replies, day.bridge.stats.layer0_replies, day.safety_stops)

@@ -296,3 +296,15 @@ def test_six_llm_transitions_in_sixty_seconds_spend_the_budget() -> None:
     out = engine.on_ai_emotion(t + 2.5, "happy", 1.0, 0.9, SOURCE_INLINE, "", "s1", 7)
     assert [(e.rule_id, e.action) for e in out.guardrail_events] == [("BUDGET", "budget_reset")]
     assert out.snapshot.mood == "neutral" and out.snapshot.intensity <= 0.35
+
+
+def test_an_intent_after_server_offline_does_not_bring_layer_1_back() -> None:
+    """The bridge's own intents (HC-9 calm face, output guard THINKING) come while the
+    server is down; only SERVER_ONLINE ends the offline stretch (and IDLE-09's clock)."""
+    engine = make_engine()
+    engine.on_system_event(T0, eng.SYS_SERVER_ONLINE)
+    engine.on_system_event(T0 + 1, eng.SYS_SERVER_OFFLINE)
+    engine.on_conversation_started(T0 + 2, "s1")
+    out = engine.on_ai_emotion(T0 + 3, "neutral", 0.3, 0.8, SOURCE_HYBRID, "", "s1", 1)
+    assert out.snapshot.layer == 0
+    assert engine.on_system_event(T0 + 4, eng.SYS_SERVER_ONLINE).snapshot.layer == 1

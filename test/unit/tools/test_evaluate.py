@@ -73,7 +73,11 @@ def test_known_children_are_confirmed_and_greeted(day: sim_day.SimDay) -> None:
     named = [c for c in sim_day.load_corpus() if c.child and c.id in day.conversations]
     assert len(day.greetings) == len(named) >= 3
     assert {g.name for g in day.greetings} <= {c.child_name for c in named}
-    assert all(g.addressed for g in day.greetings), day.greetings
+    # every first reply uses the name, except HC-9's fixed line when the child's first
+    # words after "yes" were a distress signal (DESIGN §6.15: that line names no one)
+    missed = [g for g in day.greetings if not g.addressed]
+    assert all(any(abs(g.t - t) < 1.0 for t in day.safety_stops) for g in missed), missed
+    assert len(missed) <= 1
 
 
 def test_the_same_seed_gives_the_same_day() -> None:
@@ -91,7 +95,8 @@ KEYS = ("mood_cv", "arc_smoothness", "idle_aliveness", "idle_switches_per_min",
 
 def test_the_default_day_meets_every_a2_indicator(day: sim_day.SimDay) -> None:
     """The issue's "Done when" for seed 1 (seeds 2-5 in the report; all run by the CLI)."""
-    report = evaluate.evaluate(day.samples, day.speaking_starts, day.greetings)
+    report = evaluate.evaluate(day.samples, day.speaking_starts, day.greetings,
+                               safety_stops=day.safety_stops)
     assert not report["not_applicable"]
     assert report["pass"] == dict.fromkeys(KEYS, True), {k: report[k] for k in KEYS}
     assert report["mood_cv_sessions"] >= metrics.CV_MIN_SESSIONS
@@ -222,3 +227,19 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
     out = plot_timeline(tl, tmp_path / "sub" / "eval.png", title="t", speaking_starts=[12.0])
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_a_session_stopped_by_hc9_is_left_out_of_the_cv() -> None:
+    """An HC-9 stop shows the calm face by rule (DESIGN §6.15): a safety stop, not the
+    personality's expression, so the CV compares the other sessions."""
+    tl: list[metrics.Sample] = []
+    for k in range(6):
+        t0 = k * 600.0
+        second = "neutral" if k == 5 else "happy"
+        tl += [metrics.Sample(t0, "neutral", 0.1, 0.0, True),
+               metrics.Sample(t0 + 30, second, 0.5, 0.3, True),
+               metrics.Sample(t0 + 60, "neutral", 0.1, 0.0, False)]
+    assert evaluate.evaluate(tl)["mood_cv"] > 0.3
+    stopped = evaluate.evaluate(tl, safety_stops=[5 * 600.0 + 60])
+    assert stopped["mood_cv"] == pytest.approx(0.0) and stopped["mood_cv_sessions"] == 5
+    assert stopped["sessions_stopped_by_hc9"] == 1
