@@ -71,7 +71,8 @@ def test_known_children_are_confirmed_and_greeted(day: sim_day.SimDay) -> None:
     """A `child` conversation: name claim, Buddy's check, "yes" (DESIGN §6.17); then the
     first reply (layer 1: with the name in its prompt; layer 0: Buddy's own) greets."""
     named = [c for c in sim_day.load_corpus() if c.child and c.id in day.conversations]
-    assert len(day.greetings) == len(named) >= 3
+    # (a session that HC-9 stops at the child's first words has no first reply to judge)
+    assert len(named) >= len(day.greetings) >= max(3, len(named) - len(day.safety_stops))
     assert {g.name for g in day.greetings} <= {c.child_name for c in named}
     # every first reply uses the name, except HC-9's fixed line when the child's first
     # words after "yes" were a distress signal (DESIGN §6.15: that line names no one)
