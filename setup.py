@@ -14,8 +14,10 @@ setup(
     name=package_name,
     version="0.1.0",
     packages=find_packages(exclude=["test", "test.*"]),
-    # data a reviewer reads line by line, shipped with the code that reads it
-    package_data={"buddy_personality.cognition.layer0": ["*.yaml"]},
+    # data a reviewer reads line by line, shipped with the code that reads it: the
+    # simulated day's default conversation corpus (docs/EVALUATION.md), layer 0's table
+    package_data={package_name: ["tools/sim/data/*.jsonl"],
+                  "buddy_personality.cognition.layer0": ["*.yaml"]},
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{package_name}"]),
         (f"share/{package_name}", ["package.xml"]),
