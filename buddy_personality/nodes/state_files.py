@@ -21,6 +21,10 @@ STATE_FILES: dict[str, dict[str, str]] = {
         "profiles_path": "household.json",            # household profiles (spec 004)
         "greetings_path": "birthday_greetings.json",  # birthdays already greeted
     },
+    "llm_bridge": {
+        "household_path": "household.json",           # the same file, read for names
+        "alert_log_path": "safety_alerts.jsonl",      # HC-9 alerts for the parent page
+    },
 }
 
 
