@@ -562,6 +562,10 @@ class BridgeCore:
             return Step(says=[SayOut(LOCKOUT_LINE, self.mood, "", 0)],
                         notes=["RS-2 lockout: session refused"])
         sid = self._new_session_id()
+        if self.mood == "sleepy":
+            # DESIGN §6.11: a conversation start wakes Buddy at once. The engine's snapshot
+            # says so a moment later; a reply handed to TTS before it must not sound asleep.
+            self.mood = "neutral"
         self.session = Session(
             session_id=sid, trigger=trigger, started_at=now,
             phase=PHASE_IDLE, last_activity=now,
