@@ -130,11 +130,16 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
     phases = node.create_publisher(ConversationPhase, "conversation/phase", qos.LATCHED)
     speaking = node.create_publisher(Bool, "tts/speaking", qos.EVENTS)
     executors: set[str] = set()
+    late_ms: list[float] = []     # the driver's own view: its tick lateness per second
 
     def on_diag(msg: DiagnosticArray) -> None:
         for status in msg.status:
             if status.name.endswith("face_driver"):
-                executors.update(kv.value for kv in status.values if kv.key == "executor")
+                values = {kv.key: kv.value for kv in status.values}
+                if "executor" in values:
+                    executors.add(values["executor"])
+                if "tick_late_max_ms" in values:
+                    late_ms.append(float(values["tick_late_max_ms"]))
 
     node.create_subscription(DiagnosticArray, "/diagnostics", on_diag, qos.DIAGNOSTICS)
 
@@ -225,6 +230,8 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
             "max": round(max(latencies), 3),
         },
         "longest_keepalive_gap_s": round(max(gaps), 3),
+        # from the driver's /diagnostics: its latest tick past its deadline, per second
+        "driver_tick_late_max_ms": round(max(late_ms, default=0.0), 1),
         "frames_per_s": {"idle": rate(idle), "speaking": rate(talk)},
         "load_average_1m": {"start": round(load_start, 2),
                             "end": round(os.getloadavg()[0], 2)},

@@ -145,8 +145,10 @@ class FaceDriverCore:
 
     @property
     def talking(self) -> bool:
-        """The board should show talking (Buddy speaks, or the 300 ms hold after)."""
-        return self.talking_ctl.talking
+        """Buddy speaks (face/state `talking`). The board's mouth also moves for the
+        300 ms hold after; that wall-clock detail stays out of face/state so a replay
+        at sim speed sees the same sequence of states (docs/REPLAY.md)."""
+        return self.talking_ctl.speaking
 
     # --- inputs (each returns after sending what changed) -------------------------------
 

@@ -104,12 +104,9 @@ class TalkingController:
     # --- inputs --------------------------------------------------------------------------
 
     def on_text(self, text: str, now: float) -> None:
-        """A line about to be spoken (tts/say): its envelope drives the energy."""
-        if self._speaking:
-            self._envelope = TextEnvelope(text)
-            self._speech_started = now
-        else:
-            self._pending_text = text
+        """A line to be spoken (tts/say): its envelope drives the energy once its speech
+        starts (or, while a line is being spoken, once that one's envelope has run out)."""
+        self._pending_text = text
 
     def on_energy(self, level: float, now: float) -> None:
         """A loudness sample in [0, 1] (callers clamp and count bad values)."""
@@ -140,6 +137,11 @@ class TalkingController:
     def talking(self) -> bool:
         """Whether the board should show talking now (speaking, or in the hold)."""
         return self._speaking or self._hold_until is not None
+
+    @property
+    def speaking(self) -> bool:
+        """Buddy is speaking (tts/speaking), the 300 ms hold after it not included."""
+        return self._speaking
 
     @property
     def sent_talking(self) -> bool:
@@ -181,5 +183,10 @@ class TalkingController:
         if self._level is not None and now - self._level_at <= ENERGY_FRESH_S:
             level, source = self._level, "tts"
         else:
-            level, source = self._envelope.level(now - self._speech_started), "text"
+            elapsed = now - self._speech_started
+            if elapsed > self._envelope.duration and self._pending_text is not None:
+                self._envelope = TextEnvelope(self._pending_text)   # the next queued line
+                self._pending_text = None
+                self._speech_started, elapsed = now, 0.0
+            level, source = self._envelope.level(elapsed), "text"
         return round(min(1.0, max(0.0, level)) * 255), source

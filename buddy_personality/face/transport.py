@@ -229,9 +229,12 @@ class ThreadedPort:
         self.transport.write(data)
 
     def close(self) -> None:
+        """Stop the reader and close the device. Called on the executor thread when the
+        link drops, so the wait is bounded by the reader's own read timeout (it checks
+        the stop flag after each read), not a fixed second: the face must not stall."""
         self._stop.set()
         if threading.current_thread() is not self._thread:
-            self._thread.join(timeout=1.0)
+            self._thread.join(timeout=2 * self._read_timeout_s)
         self.transport.close()
 
 

@@ -132,8 +132,6 @@ class FaceDriverNode(LifecycleNode):
         self._timer: Any = None
         self._last_face_key: tuple | None = None
         self._last_face_pub = 0.0
-        self.tick_periods: list[float] = []  # periods of the running 50 Hz tick (benchmark)
-        self.record_tick_periods = False
         self._last_tick: float | None = None    # last fixed-rate tick; None while paused
         # Pausing the tick when idle (module docstring). `_paused` and `_board_data` are
         # shared with the port's reader thread (plain flags; see _on_board_data).
@@ -142,6 +140,7 @@ class FaceDriverNode(LifecycleNode):
         self._last_busy = 0.0
         self._wake_at = 0.0           # when the paused tick timer fires next
         self.ticks = 0                # ticks run (tests, benchmarks)
+        self._tick_late_max = 0.0     # since the last diagnostics (seconds)
         self._link_reported: bool | None = None   # last link state logged
         self._news = BoardNews()   # used on the port's reader thread only
         self._board_wake = self.create_guard_condition(self._on_board_wake)
@@ -354,6 +353,16 @@ class FaceDriverNode(LifecycleNode):
     # --- tick ----------------------------------------------------------------------------
 
     def _on_timer(self) -> None:
+        # How late this tick is (a stall of this process shows here, issue 14): past
+        # the deadline it was armed for, or past one period of the fixed rate.
+        now = self.now()
+        if self._paused:
+            late = now - self._wake_at
+        elif self._last_tick is not None:
+            late = now - self._last_tick - 1.0 / float(self.params["tick_hz"])
+        else:
+            late = 0.0
+        self._tick_late_max = max(self._tick_late_max, late)
         self._tick(fixed_rate=not self._paused)
 
     def _on_board_wake(self) -> None:
@@ -381,8 +390,6 @@ class FaceDriverNode(LifecycleNode):
         now = self.now()
         self.ticks += 1
         if fixed_rate:
-            if self.record_tick_periods and self._last_tick is not None:
-                self.tick_periods.append(now - self._last_tick)
             self._last_tick = now
         self._board_data = False
         out = self.core.tick(now)
@@ -508,7 +515,9 @@ class FaceDriverNode(LifecycleNode):
         core = self.core
         values: dict[str, str] = {"lifecycle": self._lifecycle_label,
                                   # which executor spins this node (benchmarks report it)
-                                  "executor": type(self.executor).__name__}
+                                  "executor": type(self.executor).__name__,
+                                  "tick_late_max_ms": f"{self._tick_late_max * 1000:.1f}"}
+        self._tick_late_max = 0.0
         values.update(self._rejections.as_values())
         if core is None:
             return Health(WARN, f"not configured ({self._lifecycle_label})", values)

@@ -139,8 +139,9 @@ def test_v1_only_firmware_over_the_pty(tmp_path: Path) -> None:
 def test_buttons_garbage_and_truncated_frames(rig) -> None:
     runner, driver = rig
     driver.run_until(lambda: driver.link.connected)
-    good = encode_frame(ButtonEvent(0, 3, 1), 999, 2, 0)   # a v2 BUTTON_EVENT frame
-    runner.send(b"\xde\xad\xbe\xef\x00" + good[:3] + b"\x00" + good)
+    truncated = encode_frame(ButtonEvent(0, 3, 1), 7, 2, 0)[:3]
+    runner.send(b"\xde\xad\xbe\xef\x00" + truncated + b"\x00")
+    runner.button(0, 3, 1)   # the board sends it with its next status cycle
     driver.run_until(lambda: driver.buttons == [ButtonEvent(0, 3, 1, 0)])
     assert driver.link.counters.drops.total() >= 2
     assert driver.link.connected
