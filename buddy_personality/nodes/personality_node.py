@@ -501,5 +501,11 @@ class PersonalityNode(Node):
         return Health(level=level, message=message, values=values)
 
 
+    def destroy_node(self) -> None:
+        # RS-2: Ctrl-C, SIGTERM or a launch shutdown never loses counted talk.
+        self.engine.flush_all()
+        super().destroy_node()
+
+
 def main(args: list[str] | None = None) -> int:
     return run_node(PersonalityNode, args)

@@ -323,6 +323,13 @@ class PersonalityEngine:
             except OSError as exc:
                 self._write_failed("memory", exc)
 
+    def flush_all(self) -> None:
+        """Write everything now (shutdown): the RS-2 counter and the memory store."""
+        self.usage.save_due = True
+        if self.memory_writable:
+            self._memory_save_due = True
+        self.flush_writes()
+
     def _write_failed(self, what: str, exc: OSError) -> None:
         _bump(self.stats.write_errors, what)
         self.warnings.append(f"could not write the {what} file: {exc}")
@@ -668,9 +675,16 @@ class PersonalityEngine:
                 raise InputRejected("missing_session", "conversation started without session_id")
         except InputRejected as exc:
             raise self._reject(exc) from None
+        if self.conversation_active:
+            # RS-1: a session's clock starts once. A STARTED while a session runs (a
+            # duplicate, or a second session over the first) would restart the clock and
+            # let a session run past its limit: refused and counted; the running session
+            # ends first (ENDED, or the bridge-lost end).
+            what = "a duplicate" if session_id == self.session_id else "another session"
+            raise self._reject(InputRejected(
+                "duplicate_start", f"conversation STARTED ({what}: {session_id[:40]!r}) while "
+                f"session {self.session_id!r} runs"))
         self._advance(now)
-        if self.conversation_active and session_id == self.session_id:
-            return self._finish(now, "conversation")  # duplicate start: nothing new
         self.conversation_active = True
         self.session_id = session_id
         self.turn_id = 0
