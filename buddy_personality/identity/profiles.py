@@ -16,6 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from buddy_personality.state_files import MAX_STATE_FILE_BYTES, clean_stale_tmp
+
 from .enums import ROLES
 from .persistence import atomic_write_json, move_aside
 
@@ -102,7 +104,11 @@ class ProfileStore:
         if not self.path.exists():
             self.warnings.append(f"no household file at {self.path}; starting empty")
             return
+        for tmp in clean_stale_tmp(self.path):
+            self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
         try:
+            if self.path.stat().st_size > MAX_STATE_FILE_BYTES:  # issue 19: size limit
+                raise ValueError(f"over the {MAX_STATE_FILE_BYTES}-byte limit for a state file")
             model = _HouseholdModel.model_validate_json(self.path.read_bytes())
         except (ValidationError, ValueError, OSError) as exc:
             # DESIGN §5 Persistence: a corrupt file is moved aside, never lost.
