@@ -32,6 +32,7 @@ from buddy_personality.cognition.gate import (
     GateDecision,
     GateInputs,
 )
+from buddy_personality.cognition.greeting import greet_by_name
 from buddy_personality.cognition.health import HealthConfig, ServerHealth
 from buddy_personality.cognition.intentions import IntentionStore
 from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE, layer0_reply
@@ -218,6 +219,7 @@ class Session:
     intentions: IntentionStore = field(default_factory=IntentionStore)
     pending: _Pending | None = None
     stale_episode: int | None = None    # governor episode before our reset; ignored
+    name_used: bool = False             # a reply has addressed the child by name
 
 
 @dataclass(slots=True)
@@ -714,8 +716,12 @@ class BridgeCore:
         failed_attempts: int = 0,
         dropped: int = 0,
     ) -> Step:
+        name = self.identity.name_for_prompt()
         if source != "llm":
             self.stats.layer0_replies += 1
+            if not s.name_used:
+                reply = greet_by_name(reply, name)  # layer 0's own greeting (DESIGN §6.13)
+        s.name_used = s.name_used or bool(name)
         new_topics = [t for t in topics if t not in s.topics_seen]
         s.topics_seen.update(topics)
         s.turns = turn_id

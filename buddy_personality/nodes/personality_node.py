@@ -475,8 +475,13 @@ class PersonalityNode(Node):
         trail = _marker("trail", 0, Marker.LINE_STRIP, 0.0, 0.0, 0.01,
                         ColorRGBA(r=1.0, g=0.8, b=0.2, a=0.8))
         trail.points = [Point(x=float(v), y=float(a), z=0.0) for v, a in self._trail]
+        # DESIGN §6.11: where the decay pulls now (the baseline, or the sleep rule's target
+        # while drowsy / asleep), so a sleeping Buddy's attractor is seen moving in rviz.
+        e = self.engine
+        attractor = _marker("attractor", 0, Marker.CUBE, e.attractor_valence,
+                            e.attractor_arousal, 0.05, ColorRGBA(r=0.6, g=0.4, b=1.0, a=0.9))
         stamp = self.get_clock().now().to_msg()
-        markers = [*self._static_markers, current, trail]
+        markers = [*self._static_markers, attractor, current, trail]
         for m in markers:
             m.header.stamp = stamp
         self._marker_pub.publish(MarkerArray(markers=markers))

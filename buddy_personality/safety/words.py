@@ -80,10 +80,13 @@ def clean_text(text: str) -> str:
 
 def normalise(text: str) -> tuple[str, ...]:
     """The words of `text`, lower case, contractions expanded, sentence ends as `.`."""
-    text = clean_text(text).translate(_CONFUSABLES)
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    text = text.translate(_CONFUSABLES)
+    if text.isascii():   # the common case: no accents, look-alikes or invisible characters
+        text = _CONTROL.sub(" ", text).lower().replace("`", "'")
+    else:
+        text = clean_text(text).translate(_CONFUSABLES)
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+        text = text.translate(_CONFUSABLES)
     text = _DECIMAL.sub(r"\1 point \2", text)   # "0.6" stays one number, not two sentences
     out: list[str] = []
     for tok in _TOKEN.findall(text):
@@ -106,6 +109,28 @@ def normalise(text: str) -> tuple[str, ...]:
 def joined(words: tuple[str, ...]) -> str:
     """The form patterns search: sentence boundaries at both ends, one space between."""
     return ". " + " ".join(words) + " ."
+
+
+@dataclass(slots=True, frozen=True)
+class Line:
+    """A normalised line as the tables search it: `text` is `joined(words)`; `starts`
+    gives each word with the offset of the space before it, where a pattern starting
+    with that word can match."""
+
+    text: str
+    words: frozenset[str]
+    starts: tuple[tuple[str, int], ...]
+
+
+def line_of(text: str) -> Line:
+    words = normalise(text)
+    starts: list[tuple[str, int]] = []
+    pos = 1                                  # the space after the leading "."
+    for w in words:
+        if w != BOUNDARY:
+            starts.append((w, pos))
+        pos += 1 + len(w)
+    return Line(joined(words), frozenset(words), tuple(starts))
 
 
 class PatternError(ValueError):
@@ -179,6 +204,37 @@ def _sequence(src: str, pattern: str) -> list[str]:
     return parts
 
 
+def first_words(pattern: str) -> frozenset[str] | None:
+    """The words a match of `pattern` can start with, or None when any word can (a
+    leading `*`, gap or optional group). Lets a table skip its regex for lines that hold
+    none of them."""
+    src = pattern.strip()
+    if src.startswith("^"):
+        src = src[1:].strip()
+    if not src:
+        return None
+    if src[0] == "(":
+        depth, j = 0, 0
+        while j < len(src):
+            depth += (src[j] == "(") - (src[j] == ")")
+            if depth == 0:
+                break
+            j += 1
+        out: set[str] = set()
+        for alt in _split_top(src[1:j]):
+            if not alt.strip():
+                return None
+            sub = first_words(alt)
+            if sub is None:
+                return None
+            out |= sub
+        return frozenset(out)
+    tok = re.split(r"[\s()]", src, maxsplit=1)[0]
+    if tok in ("*", "..", "...", "$"):
+        return None
+    return frozenset(normalise(alt)[0] for alt in tok.split("|"))
+
+
 def compile_pattern(pattern: str) -> str:
     """Regex source of one pattern over `joined(normalise(line))`."""
     if not re.search(r"[a-z0-9]", pattern.lower()):
@@ -194,17 +250,43 @@ class PatternSet:
     patterns: tuple[str, ...]
     _any: re.Pattern[str] | None
     _each: tuple[re.Pattern[str], ...]
+    _first: frozenset[str]                       # words some pattern starts with
+    _by_first: dict[str, re.Pattern[str]]        # those patterns, by their first word
+    _anywhere: re.Pattern[str] | None            # patterns that may start with any word
 
     @classmethod
     def of(cls, patterns: Iterable[str]) -> PatternSet:
         pats = tuple(patterns)
         sources = [compile_pattern(p) for p in pats]
         any_re = re.compile("|".join(f"(?:{s})" for s in sources)) if sources else None
-        return cls(pats, any_re, tuple(re.compile(s) for s in sources))
+        firsts = [first_words(p) for p in pats]
+        groups: dict[str, list[str]] = {}
+        for src, f in zip(sources, firsts, strict=True):
+            for w in f or ():
+                groups.setdefault(w, []).append(src)
+        by_first = {w: re.compile("|".join(f"(?:{s})" for s in srcs))
+                    for w, srcs in groups.items()}
+        loose = [src for src, f in zip(sources, firsts, strict=True) if f is None]
+        anywhere = re.compile("|".join(f"(?:{s})" for s in loose)) if loose else None
+        return cls(pats, any_re, tuple(re.compile(s) for s in sources), frozenset(groups),
+                   by_first, anywhere)
 
-    def search(self, line: str) -> bool:
-        """`line` is `joined(normalise(text))`."""
-        return self._any is not None and self._any.search(line) is not None
+    def search(self, line: str, at: Line | None = None) -> bool:
+        """Does any pattern match `line` (`joined(normalise(text))`)? With `at`, the
+        `Line` of that same text, only the patterns that start with a word of the line
+        are tried, each where that word stands: a few anchored matches instead of a scan
+        of every alternative at every position (the guard runs on every spoken line)."""
+        if self._any is None:
+            return False
+        if at is None:
+            return self._any.search(line) is not None
+        if not self._first.isdisjoint(at.words):
+            by_first = self._by_first
+            for w, pos in at.starts:
+                rx = by_first.get(w)
+                if rx is not None and rx.match(line, pos) is not None:
+                    return True
+        return self._anywhere is not None and self._anywhere.search(line) is not None
 
     def mask(self, line: str, blank: Callable[[str], str]) -> str:
         """`line` with the words of every match of every pattern replaced by

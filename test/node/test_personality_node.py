@@ -201,6 +201,9 @@ def test_affect_markers_show_anchors_baseline_point_and_trail(ros, tmp_path) -> 
     assert len(labels) == 13 and {"neutral", "sleepy", "angry"} <= labels
     assert [m.ns for m in latest].count("baseline") == 1
     assert [m.ns for m in latest].count("affect") == 1
+    # DESIGN §6.11: awake, the decay's attractor is the baseline (0.10, -0.05)
+    attractor = next(m for m in latest if m.ns == "attractor")
+    assert (attractor.pose.position.x, attractor.pose.position.y) == pytest.approx((0.10, -0.05))
     trail = next(m for m in latest if m.ns == "trail")
     assert len(trail.points) >= 2
 
