@@ -705,7 +705,7 @@ class BridgeCore:
         failed_attempts: int = 0,
         dropped: int = 0,
     ) -> Step:
-        name = self._identity_for_prompt().name_for_prompt()  # with a session name (§6.17)
+        name = self.identity.name_for_prompt()
         if source != "llm":
             self.stats.layer0_replies += 1
             if not s.name_used:

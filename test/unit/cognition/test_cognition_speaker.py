@@ -226,12 +226,3 @@ def test_the_safety_corpus_child_lines_are_no_introductions() -> None:
     assert len(lines) > 100
     named = [(t, find_introduction(t, CORPUS_HOUSEHOLD)) for t in lines]
     assert [(t, n) for t, n in named if n is not None] == []
-
-
-def test_layer0_addresses_a_validated_child_by_the_name_they_gave() -> None:
-    """DESIGN §6.13 in layer 0, for a child confirmed by speech (§6.17) whose profile has
-    no addressing preference: the name they gave is the one used."""
-    core = _bridge()
-    core.on_utterance(0.0, "hey buddy, I'm Leo")
-    core.on_utterance(5.0, "yes")
-    assert core.session is not None and core.session.name_used
