@@ -82,7 +82,7 @@ from buddy_personality.personality.resume import (
 )
 from buddy_personality.personality.traits import TraitParameters, canonical_traits
 
-# A session whose LLM bridge is gone ends after this long without one (issue 19): the
+# A session whose LLM bridge is gone from the graph ends after this long (issue 19): the
 # time is not talk, and the face must not stay in conversation for a session nobody runs.
 BRIDGE_LOST_GRACE_S = 3.0
 END_BRIDGE_LOST = "bridge_lost"  # buddy_msgs/ConversationEvent END_BRIDGE_LOST
