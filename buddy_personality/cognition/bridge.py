@@ -54,6 +54,13 @@ from buddy_personality.cognition.speaker import (
     SpeakerEvent,
     SpeakerTracker,
 )
+from buddy_personality.cognition.turn_deadline import (
+    FILLER,
+    GIVE_UP,
+    TurnDeadline,
+    filler_line,
+    layer_note,
+)
 from buddy_personality.cognition.views import (
     GOV_HALTED,
     GOV_RECOVERING,
@@ -107,6 +114,7 @@ class BridgeConfig:
     lockout_line_repeat_s: float = 20.0 # at most one lockout line per this interval
     energy_axis: float = 0.40           # personality energy axis, rendered in words
     max_utterance_chars: int = 500
+    turn: TurnDeadline = field(default_factory=TurnDeadline)  # filler, then layer 0
 
 
 @dataclass(slots=True, frozen=True)
@@ -163,6 +171,7 @@ class CallRequest:
     turn_id: int
     messages: list[dict[str, str]]
     policy: CallPolicy
+    deadline_s: float | None = None     # the whole request, retries included
 
 
 @dataclass(slots=True)
@@ -199,6 +208,8 @@ class _Pending:
     turn_id: int
     text: str
     inline_sent: bool = False
+    started_at: float = 0.0
+    filler_said: bool = False
 
 
 @dataclass(slots=True)
@@ -234,6 +245,8 @@ class BridgeStats:
     lockout_refusals: int = 0
     stale_results: int = 0
     last_error: str = ""
+    turn_timeouts: int = 0
+    last_timeout_at: float | None = None
 
 
 class BridgeCore:
@@ -266,6 +279,7 @@ class BridgeCore:
         self._last_lockout_line: float | None = None
         self._ticket = 0
         self._probe_pending = False
+        self._abandoned: set[int] = set()   # tickets given up at the turn deadline
         self.speaker = SpeakerTracker()   # who is speaking, from their words (erratum 17)
 
     # --- state inputs -------------------------------------------------------------------
@@ -406,6 +420,8 @@ class BridgeCore:
     def tick(self, now: float) -> Step:
         step = Step()
         s = self.session
+        if s is not None and s.pending is not None:
+            self._merge(step, self._turn_deadline(now, s, s.pending))
         if s is not None:
             if s.phase == PHASE_SPEAKING and now >= s.speaking_until:
                 s.last_activity = now
@@ -432,6 +448,7 @@ class BridgeCore:
             now, probe=True)
         if ev is not None:
             step.system_events.append(ev)
+            step.notes.append(layer_note(ev, "probe answered" if ok else "probe failed"))
         return step
 
     # --- LLM results --------------------------------------------------------------------
@@ -452,7 +469,9 @@ class BridgeCore:
         st.failed_attempts += result.failed_attempts
         st.last_latency_s = result.latency_s
         st.max_latency_s = max(st.max_latency_s, result.latency_s)
-        if not result.cancelled:
+        abandoned = ticket in self._abandoned   # already counted at its turn deadline
+        self._abandoned.discard(ticket)
+        if not result.cancelled and not abandoned:
             if result.ok:
                 ev = self.health.record_success(now)
             else:
@@ -461,6 +480,8 @@ class BridgeCore:
                 ev = self.health.record_failure(now)
             if ev is not None:
                 step.system_events.append(ev)
+                step.notes.append(layer_note(ev, "a call succeeded" if result.ok else (
+                    f"{self.health.consecutive_failures} failed calls; {st.last_error}")))
         s = self.session
         if s is None or s.pending is None or s.pending.ticket != ticket:
             st.stale_results += 1
@@ -525,6 +546,32 @@ class BridgeCore:
         return step
 
     # --- internals ----------------------------------------------------------------------
+    def _turn_deadline(self, now: float, s: Session, p: _Pending) -> Step:
+        """Never silence for more than a few seconds (cognition/turn_deadline.py)."""
+        due = self.config.turn.due(now - p.started_at, p.filler_said)
+        if due == FILLER:
+            p.filler_said = True
+            return Step(says=[SayOut(filler_line(p.turn_id), self.mood, s.session_id,
+                                     p.turn_id)])
+        if due != GIVE_UP:
+            return Step()
+        st = self.stats
+        st.turn_timeouts += 1
+        st.last_timeout_at = now
+        st.last_error = f"no answer within {self.config.turn.answer_by_s:.1f} s"
+        s.pending = None
+        self._abandoned.add(p.ticket)
+        step = Step(cancel_ticket=p.ticket,
+                    notes=[f"turn {p.turn_id}: {st.last_error}; layer 0 answers"])
+        ev = self.health.record_failure(now)
+        if ev is not None:
+            step.system_events.append(ev)
+            step.notes.append(layer_note(ev, f"turn deadline passed ({st.last_error})"))
+        self._merge(step, self._answer(now, s, p.turn_id, p.text,
+                                       layer0_reply(p.text, p.turn_id), "failed",
+                                       failed_attempts=1))
+        return step
+
     def _count_gate(self, d: GateDecision) -> None:
         self.stats.gate[d.reason] = self.stats.gate.get(d.reason, 0) + 1
 
@@ -656,9 +703,10 @@ class BridgeCore:
             text, turn_id, s.history, self.profile, self._identity_for_prompt(), gov,
             s.intentions.top(), self.config.energy_axis,
         )
-        s.pending = _Pending(self._ticket, turn_id, text)
+        s.pending = _Pending(self._ticket, turn_id, text, started_at=now)
         self.stats.calls += 1
-        step = Step(call=CallRequest(self._ticket, s.session_id, turn_id, messages, policy))
+        step = Step(call=CallRequest(self._ticket, s.session_id, turn_id, messages, policy,
+                                     self.config.turn.request_budget_s))
         return self._set_phase(step, PHASE_THINKING)
 
     def _answer_llm(self, now: float, s: Session, p: _Pending, result: CallResult) -> Step:

@@ -348,6 +348,11 @@ class FaceDriverNode(LifecycleNode):
         # diagnostics as battery_clamped); NaN or infinite refuses the event.
         if not self.core.on_system_event(int(msg.kind), float(msg.battery_pct), self.now()):
             self._rejections.reject("system_event", f"battery_pct {msg.battery_pct}")
+        elif msg.kind in (SystemEvent.LOW_BATTERY, SystemEvent.CRITICAL_BATTERY) and not (
+                0.0 <= msg.battery_pct <= 100.0):
+            self.get_logger().warning(
+                f"battery level {msg.battery_pct} % is outside 0-100 %: shown clamped "
+                "(diagnostics battery_clamped)", throttle_duration_sec=10.0)
         self._after_input()
 
     # --- tick ----------------------------------------------------------------------------
