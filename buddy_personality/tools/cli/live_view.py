@@ -79,7 +79,8 @@ class ViewState:
     conversation_active: bool = False
     idle_state: int = 0
     # face/state
-    face_mood: str | None = None
+    face_mood: str | None = None       # the mood the board shows
+    face_mood_meant: str = ""          # the mood Buddy means (e.g. confused -> thinking)
     face_intensity: float = 0.0
     face_connected: bool = False
     face_protocol: int = 0
@@ -132,6 +133,7 @@ def apply_snapshot(state: ViewState, msg: Any) -> None:
 
 def apply_face(state: ViewState, msg: Any) -> None:
     state.face_mood = msg.mood
+    state.face_mood_meant = msg.mood_meant
     state.face_intensity = msg.intensity
     state.face_connected = msg.connected
     state.face_protocol = msg.protocol_version
@@ -300,7 +302,9 @@ def _buddy_panel(state: ViewState) -> Panel:
     else:
         extra = (" BACKSTOP" if state.face_backstop else "") + (
             " talking" if state.face_talking else "")
-        _row(t, "face", f"{state.face_mood} {state.face_intensity:.2f}{extra}")
+        meant = (f" (meant {state.face_mood_meant})"
+                 if state.face_mood_meant and state.face_mood_meant != state.face_mood else "")
+        _row(t, "face", f"{state.face_mood}{meant} {state.face_intensity:.2f}{extra}")
         if state.face_connected:
             _row(t, "board", f"v{state.face_protocol} on {state.face_port}")
         else:
