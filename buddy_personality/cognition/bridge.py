@@ -750,7 +750,7 @@ class BridgeCore:
                                self.identity.memories_allowed())
         step = Step(intents=[IntentOut(rules_intent(a.emotion, a.intensity, a.mood_reason,
                                                     a.generic), s.session_id, turn_id)],
-                    notes=[f"layer 0: {a.intent}"])
+                    notes=[f"rules answered: {a.intent}"])
         if a.memory_tags:
             step.memories.append(MemoryOut(s.session_id, turn_id,
                                            tuple(memory_record(t) for t in a.memory_tags)))

@@ -302,9 +302,11 @@ def _buddy_panel(state: ViewState) -> Panel:
     else:
         extra = (" BACKSTOP" if state.face_backstop else "") + (
             " talking" if state.face_talking else "")
-        meant = (f" (meant {state.face_mood_meant})"
-                 if state.face_mood_meant and state.face_mood_meant != state.face_mood else "")
-        _row(t, "face", f"{state.face_mood}{meant} {state.face_intensity:.2f}{extra}")
+        if state.face_mood_meant and state.face_mood_meant != state.face_mood:
+            # the board shows another mood than the one meant (issue 20): that first
+            _row(t, "face", f"{state.face_mood} (meant {state.face_mood_meant}){extra}")
+        else:
+            _row(t, "face", f"{state.face_mood} {state.face_intensity:.2f}{extra}")
         if state.face_connected:
             _row(t, "board", f"v{state.face_protocol} on {state.face_port}")
         else:
