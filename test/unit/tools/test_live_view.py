@@ -94,7 +94,7 @@ def test_the_face_row_shows_the_mood_the_board_shows_and_the_one_meant() -> None
     lv.apply_face(state, FaceState(mood="thinking", mood_meant="confused", intensity=0.6,
                                    connected=True, protocol_version=2, port="sim"))
     text = text_of(state, width=220)
-    assert "thinking (meant confus" in text and "v2 on sim" in text  # fixed-width panel
+    assert "thinking (meant conf" in text and "v2 on sim" in text  # fixed-width panel
 
 
 def test_only_the_last_five_events_are_kept() -> None:
