@@ -134,6 +134,10 @@ if ! fresh msgs "$h"; then
     stamp msgs "$h"
 fi
 
+# 4b. Speech system packages (espeak-ng, PortAudio, PulseAudio): installed with apt as
+#     root, else named (scripts/setup_audio.sh never fails the set-up).
+bash "$root/scripts/setup_audio.sh" "$root/build"
+
 # 5. buddy_personality ------------------------------------------------------------------
 # Editable, so code changes need no reinstall.
 h=$(hash_of setup.py setup.cfg)-$pyver
@@ -161,7 +165,8 @@ ln -sfn "$root/resource/buddy_personality" \
 # which pip ignores): link the console scripts there.
 libdir="$venv/lib/buddy_personality"
 mkdir -p "$libdir"
-for exe in personality_node governor_node identity_node face_driver_node llm_bridge_node buddy; do
+for exe in personality_node governor_node identity_node face_driver_node llm_bridge_node tts_node \
+        asr_node buddy; do
     [[ -e "$venv/bin/$exe" ]] && ln -sf "../../bin/$exe" "$libdir/$exe"
 done
 exit 0
