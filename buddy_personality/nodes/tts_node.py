@@ -60,6 +60,8 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               min=8000, max=48000, read_only=True),
     ParamSpec("block_s", 0.01, "audio block length: a cut takes effect within one block",
               min=0.002, max=0.05, read_only=True),
+    ParamSpec("output_latency_s", 0.06, "device buffer: a cut is heard within block_s plus "
+              "this; smaller underruns on a busy machine", min=0.005, max=0.5, read_only=True),
     ParamSpec("idle_close_s", 5.0, "close the output stream after this long without a line",
               min=0.0, max=3600.0, read_only=True),
     ParamSpec("voice", DEFAULT_VOICE, "espeak-ng voice (the mood's variant is appended)",
@@ -72,7 +74,7 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               min=0.5, max=120.0, read_only=True),
     ParamSpec("max_queue", 8, "lines waiting to be spoken; the oldest is dropped beyond",
               min=1, max=100, read_only=True),
-    ParamSpec("closing_window_s", 0.5, "a line this close before a session's ENDED is its "
+    ParamSpec("closing_window_s", 0.2, "a line this close before a session's ENDED is its "
               "closing line and is still spoken", min=0.0, max=5.0, read_only=True),
     ParamSpec("barge_in_on_activity", True, "stop speaking when speech/activity says the "
               "child talks", read_only=True),
@@ -146,7 +148,7 @@ class TtsNode(Node):
         if p["wav_dir"]:
             return WavDirPlayer(p["wav_dir"], p["sample_rate"], self._post, p["block_s"])
         return SoundDevicePlayer(p["output_device"], p["sample_rate"], self._post,
-                                 p["block_s"], p["idle_close_s"])
+                                 p["block_s"], p["idle_close_s"], p["output_latency_s"])
 
     # -- inputs --------------------------------------------------------------------------
     def _on_say(self, msg: Say) -> None:

@@ -83,8 +83,12 @@ class SoundDevicePlayer(Player):
     `idle_close_s` without a line, so an idle robot keeps no audio callback running."""
 
     def __init__(self, device: str, sample_rate: int, sink: EventSink,
-                 block_s: float = 0.01, idle_close_s: float = 5.0) -> None:
+                 block_s: float = 0.01, idle_close_s: float = 5.0,
+                 latency_s: float = 0.06) -> None:
         super().__init__(sample_rate, sink, block_s)
+        # The device buffer: a cut is heard within one block plus this; a loaded machine
+        # (a busy executor holding the GIL) underruns below ~50 ms.
+        self._latency_s = latency_s
         self._sd = import_sounddevice()
         self._device = parse_device(device)
         self._idle_close_s = idle_close_s
@@ -119,7 +123,7 @@ class SoundDevicePlayer(Player):
                 return
             self._stream = self._sd.OutputStream(
                 samplerate=self.sample_rate, blocksize=self.blocksize, device=self._device,
-                channels=1, dtype="float32", latency="low", callback=self._callback)
+                channels=1, dtype="float32", latency=self._latency_s, callback=self._callback)
             self._stream.start()
 
     def maintain(self, now: float) -> None:

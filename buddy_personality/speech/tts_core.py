@@ -26,7 +26,8 @@ NO_SESSION = ""
 class TtsConfig:
     max_queue: int = 8              # queued lines; the oldest is dropped beyond this
     max_chars: int = 600            # a line longer than this is cut at a word boundary
-    closing_window_s: float = 0.5   # a Say this close before ENDED is the closing line
+    closing_window_s: float = 0.2   # a Say this close before ENDED is the closing line: the
+    #                                 bridge publishes both in one step, milliseconds apart
     remember_ended: int = 64        # ended session ids kept to refuse their late lines
 
 

@@ -241,6 +241,10 @@ def graph_overrides(setup: SimSetup, state_dir: Path, llm_url: str) -> dict[str,
     out["identity"].update(profiles_path=str(state_dir / "household.json"))
     out["llm_bridge"].update(seed=setup.seed, server_url=llm_url)
     out["face_driver"].update(port="sim")
+    # No audio in the sim: the scenario runner stands in for the voice (tts/speaking) and
+    # for the ears (speech/utterance).
+    out["tts"].update(backend="none")
+    out["asr"].update(server_url="", input_wav="")
     for node, params in setup.overrides.items():
         if node not in out:
             raise ValueError(f"override for unknown node {node!r} "

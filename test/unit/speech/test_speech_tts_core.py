@@ -37,7 +37,7 @@ def test_another_session_supersedes() -> None:
 
 
 def test_session_end_cuts_but_keeps_the_closing_line_and_refuses_later_lines() -> None:
-    core = TtsCore(TtsConfig(closing_window_s=0.5))
+    core = TtsCore(TtsConfig(closing_window_s=0.2))
     reply = core.on_say(0.0, "A long reply the child walks away from.", "happy", "s1", 2).start
     core.on_say(5.0, "Bye bye, see you soon!", "happy", "s1", 2)      # closing line, queued
     d = core.on_session_ended(5.01, "s1")
@@ -89,3 +89,10 @@ def test_queue_is_bounded_oldest_dropped() -> None:
     drops = [core.on_say(0.0, f"q{i}", "happy", "s1", 1).dropped for i in range(3)]
     assert drops[-1] == [("queue_full", "q0")]
     assert [q.text for q in core.queue] == ["q1", "q2"]
+
+
+def test_a_line_playing_for_a_while_is_not_taken_for_the_closing_line() -> None:
+    core = TtsCore(TtsConfig(closing_window_s=0.2))
+    reply = core.on_say(0.0, "A reply that has been playing.", "happy", "s1", 1).start
+    d = core.on_session_ended(0.4, "s1")          # e.g. HC-9: no closing line
+    assert reply is not None and d.cut == reply.line_id
