@@ -1,4 +1,4 @@
-"""launch_testing test of robot.launch.py: all five nodes come up under /buddy, publish
+"""launch_testing test of robot.launch.py: all the nodes come up under /buddy, publish
 /diagnostics, and shut down cleanly (exit 0).
 
 Runs on a full ROS 2 install (`launch_test test/launch/test_robot_launch.py`, or pytest
@@ -31,7 +31,7 @@ import launch
 from buddy_personality.dds_confinement import confine_dds
 
 LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "robot.launch.py"
-NODES = ("personality", "governor", "identity", "llm_bridge", "face_driver")
+NODES = ("personality", "governor", "identity", "llm_bridge", "face_driver", "tts", "asr")
 
 
 @pytest.mark.launch_test
