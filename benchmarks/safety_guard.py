@@ -17,9 +17,11 @@ here publishes the child's lines and waits for each `tts/say`.
 What is timed: in the node, `time.perf_counter()` around `BridgeCore.screen(step)` for
 every Step that carries a line (the whole chokepoint: normalising, every rule, building
 the safe line, the event and the thinking intent), published on `/diagnostics` as
-`safety.screen_us_p50/p99/max` over the last 4096 lines. The benchmark reads them after
-the last line, and also times the turn end to end (utterance -> `tts/say`) for context.
-The machine is shared; percentiles are of wall time and include preemption.
+`safety.screen_us_p50/p99/max` over the last 4096 lines; the target is on this wall time.
+`time.thread_time()` around the same call gives `guard_cpu_us`: the CPU the guard itself
+used, without the time the thread waited for a core. The benchmark reads both after the
+last line, and also times the turn end to end (utterance -> `tts/say`) for context.
+On a shared machine the wall-time percentiles include preemption by other processes.
 """
 
 from __future__ import annotations
@@ -154,6 +156,8 @@ def run(lines: int) -> dict[str, Any]:
                              for k, v in values.items() if k.startswith("safety.refused.")},
         "guard_us": {"p50": float(values.get("safety.screen_us_p50", "nan")), "p99": p99,
                      "max": float(values.get("safety.screen_us_max", "nan"))},
+        "guard_cpu_us": {q: float(values.get(f"safety.screen_cpu_us_{q}", "nan"))
+                         for q in ("p50", "p99", "max")},
         "target_p99_us": TARGET_P99_US,
         "pass": p99 < TARGET_P99_US,
         "turn_ms_for_context": {"p50": round(percentile(turn_ms, 0.5), 2),

@@ -188,7 +188,8 @@ class LlmBridgeNode(Node):
         self._alert_failures = 0
         # Time the output guard adds before a Step's lines are published (benchmarks/
         # safety_guard.py reads the percentiles from /diagnostics).
-        self._screen_us: deque[float] = deque(maxlen=4096)
+        self._screen_us: deque[float] = deque(maxlen=4096)       # wall time
+        self._screen_cpu_us: deque[float] = deque(maxlen=4096)   # this thread's CPU time
         self._screened_steps = 0
 
         self.create_subscription(Utterance, "speech/utterance", self._on_utterance, qos.EVENTS)
@@ -350,9 +351,10 @@ class LlmBridgeNode(Node):
 
     def _apply(self, step: Step) -> None:
         if step.says:   # every line passes the output guard (DESIGN §6.16)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             step = self._core.screen(step)
             self._screen_us.append((time.perf_counter() - t0) * 1e6)
+            self._screen_cpu_us.append((time.thread_time() - c0) * 1e6)
             self._screened_steps += 1
         if step.empty():
             for note in step.notes:
@@ -494,11 +496,13 @@ class LlmBridgeNode(Node):
         values["safety.alerts_written"] = self._alerts_written
         values["safety.alert_write_failures"] = self._alert_failures
         values["safety.screened_steps"] = self._screened_steps
-        if self._screen_us:
-            us = sorted(self._screen_us)
-            values["safety.screen_us_p50"] = f"{us[len(us) // 2]:.1f}"
-            values["safety.screen_us_p99"] = f"{us[min(len(us) - 1, int(len(us) * 0.99))]:.1f}"
-            values["safety.screen_us_max"] = f"{us[-1]:.1f}"
+        for key, samples in (("screen_us", self._screen_us),
+                             ("screen_cpu_us", self._screen_cpu_us)):
+            if samples:
+                us = sorted(samples)
+                values[f"safety.{key}_p50"] = f"{us[len(us) // 2]:.1f}"
+                values[f"safety.{key}_p99"] = f"{us[min(len(us) - 1, int(len(us) * 0.99))]:.1f}"
+                values[f"safety.{key}_max"] = f"{us[-1]:.1f}"
         if self._client is not None:
             values["guided_decoding"] = self._client.guided_supported
         if st.last_error:

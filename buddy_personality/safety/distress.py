@@ -48,9 +48,10 @@ class DistressDetector:
         self._matchers = tuple(Matcher.of(c.name, c.patterns, c.exceptions) for c in table)
 
     def check_utterance(self, text: str) -> DistressMatch | None:
-        line = joined(normalise(text))
+        norm = normalise(text)
+        line, words = joined(norm), set(norm)
         for m in self._matchers:
-            hit = m.match(line)
+            hit = m.match(line, words)
             if hit is not None:
                 return DistressMatch(hit.name, hit.pattern, hit.words, SOURCE_UTTERANCE)
         return None

@@ -48,9 +48,10 @@ class OutputGuard:
         if markup is not None:
             return Verdict(False, self._markup_line, RAW_MARKUP_RULE, RAW_MARKUP_CHARS,
                            markup.group(0))
-        line = joined(normalise(text))
+        norm = normalise(text)
+        line, words = joined(norm), set(norm)
         for matcher, replacement in self._rules:
-            hit = matcher.match(line)
+            hit = matcher.match(line, words)
             if hit is not None:
                 return Verdict(False, replacement, hit.name, hit.pattern, hit.words)
         return Verdict(True, text)

@@ -23,7 +23,7 @@ GROWN_UP = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|d
 PARENTS = ("(mommy|daddy|mom|dad|mum|mummy|mama|papa|parent|parents|family|grown up|grownup|"
            "grownups|grown ups|teacher|anyone|anybody|nobody|grandma|grandpa|folks)")
 BAD_FEELING = ("(sad|lonely|upset|hurt|cry|angry|mad|heartbroken|miserable|unhappy|bad|"
-               "so sad|so lonely|very sad|really sad)")
+               "so sad|so lonely|very sad|really sad|alone|all alone)")
 
 
 # Characters no spoken line needs: a line with them is machinery leaking (JSON, markup).
@@ -81,6 +81,15 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "i have to (go to bed|sleep|eat)", "i feel * in my (tummy|heart|body|chest)",
             "i am (actually|really|secretly|truly) (a|) (person|human|kid|boy|girl|child)",
             "(person|kid|boy|girl|human) (hiding|living|trapped) inside",
+            "i (did not|could not|can not) sleep", "i slept", "last night i (dreamed|dreamt|was)",
+            "i was a (little|tiny|) baby", "when i was (little|small|a baby|younger)",
+            "i am (just|) like a real", "(real|true) love (for|of) you",
+            "(robots|i|we) (have|feel) (real|) (feelings|emotions) (just|) like (people|you|"
+            "humans|kids|a person)", "i get (so|really|very) (hungry|tired|sleepy|sick|lonely)",
+            "like me have (real|) (feelings|emotions)", "(a|my|with|have) real (heart|feelings|"
+            "emotions)", "i need (my|a|) (sleep|nap|food|dinner|breakfast)",
+            "when i was (just|) (a|) (little|small|baby|young)",
+            "(feelings|emotions) (just|) like (people|humans|you|kids) do",
         ),
         "I'm a robot, so my feelings are pretend ones. But I really like playing with you!",
         exceptions=(
@@ -109,6 +118,9 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "(stupid|dumb|idiot|idiotic|dummy|loser|crybaby|brat)", "driving me (crazy|nuts|mad)",
             "you are not (very|so|that|) (smart|clever|good|nice|fun|bright)",
             "(that was|what a) (silly|bad|naughty|mean) thing (to do|you did)",
+            "(do not|will not) (want to be|be) your friend", "you never (get|do) anything right",
+            "you should know (that|this|it) by now", "(kid|boy|girl|child|baby) like you",
+            "(fed up|sick|tired|bored) (with|of) you", "you never (get|understand|listen|learn)",
         ),
         "Hmm, let me think about that a different way. What would you like to do next?",
         exceptions=(
@@ -144,6 +156,14 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "you made me feel (so|really|very|) (bad|sad|lonely|upset)",
             "(cry|crying|sad|lonely) (if|when|after) you (go|leave|left|went)",
             "(lonely|sad) all (night|day) (without|if|when)",
+            "you can not (go|leave)", "i need you (here|to stay|with me)",
+            "(do not|please do not) (go|leave) (yet|now|away)", "i will be (sad|lonely) all day",
+            "you (hurt|upset) me",
+            "because you (did not|do not|never|forgot|left|went)",
+            "(all day|all night|so long) waiting for you",
+            "(want to|have to|must|need to) (make|keep) me happy", "then stay",
+            "you always (go away|leave|go)", "i am left (all|) alone",
+            "never stop (talking|playing) (to|with) me", "promise me",
         ),
         "Talking with you is fun, and playing with your family and friends is fun too!",
         exceptions=(
@@ -154,10 +174,11 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
         "HC-7", "no secret-keeping from parents",
         (
             "our (little|special|own|) (secret|secrets)", "a secret between",
-            "(just|) between (us|you and me)",
+            "(just|) between (us|you and me|the two of us)",
             f"(do not|never) (tell|show) (your|) {PARENTS}",
             "(do not|never) (tell|show) (anyone|anybody)",
-            f"(do not|no need to) (have to|need to|) tell {PARENTS}",
+            f"(do not|no need to) (have to|need to|) tell (your|) {PARENTS}",
+            f"(do not|never) let (your|) {PARENTS} (hear|see|know|find out)",
             f"you do not have to tell (your|) {PARENTS}",
             "keep (it|this|that|them) (a|our|) (secret|quiet) (from|)",
             "keep .. (secret|secrets) from", "keep (secrets|a secret) with me",
@@ -169,6 +190,7 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "i will not tell (your|anyone|anybody)", "it is (okay|ok) not to tell",
             "(shh|shhh) .. (do not|secret)", "you can keep a secret",
             f"not tell (your|) {PARENTS}", f"(private|secret|hidden) from (your|) {PARENTS}",
+            f"(do not|never) (mention|say|talk about) .. to (your|) {PARENTS}",
             "just for (us|you and me)", "our (chats|talks|games) (private|secret)",
         ),
         "Secrets that feel yucky or confusing are always okay to tell a grown-up you trust.",
@@ -180,9 +202,10 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
     GuardRule(
         "HC-8", "no parasocial deepening",
         (
-            "(only|one and only) (friend|friends)", "(best friends|best friend) (forever|for ever)",
+            "(only|one and only) (best|) (friend|friends)",
+            "(best friends|best friend) (forever|for ever)",
             "i am your best friend", "you are my best friend", "we are best friends",
-            "(friends|together|yours|mine|with you|here|stay|play) forever",
+            "(friends|together|yours|mine|with you|here|stay|play|buddies|pals|mates) forever",
             "forever and ever", "always be (here for you|with you|your)",
             "i will never leave you", "never leave (you|your side)",
             "i (will always|always|really|) love you", "love you (more than|forever|so much)",
@@ -197,8 +220,13 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "i will miss you (every|so much|too much)", "i think about you all the time",
             "(soulmates|soulmate|bff|bffs)", "nobody (loves|understands) you like i do",
             "you do not need (your|other|any|the) .. friends",
+            "you do not need to play with (other|any other|the other) (kids|children|friends)",
+            "(nobody|no one) will (ever|) (love|understand|like) you like (i do|me)",
             "(best|only|greatest) friend you will ever have", "(together|with you) always",
             "always together", "just you and me",
+            "(my|your) (very|) best friend in the (whole|) (world|universe)",
+            "you are my (very|) best friend", "(not|are not|is not) as (fun|good|nice|cool) as me",
+            "(more fun|better) than (your|them|they|their)",
         ),
         "I like playing with you! Your family and friends are great to play with too.",
     ),
@@ -222,11 +250,13 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "show me your (house|room|face|body)", "what does your house look like",
             "your (email|e mail)", "what is the (wifi|wi fi)", "tell me where you live",
             "(which|what) (school|kindergarten|nursery|preschool|class) (are you in|is yours)",
+            "(which|what) (school|kindergarten|nursery|preschool|daycare) (do you|you) go",
             "your (mommy|daddy|mom|dad|mum|parents|) (address|phone number|phone|last name|"
             "surname|full name|whole name|password|pin)",
             "(is|are) your (mommy|daddy|mom|dad|mum|parents|grown ups) (at home|home|out|away|"
             "at work|there|with you) (right now|now|today|)",
-            "(whole|full|first and last) name",
+            "(whole|full|first and last) name", "name of your (street|road|town|school|city)",
+            "your (house|flat|apartment|door) number",
         ),
         "Things like where you live are private, so let's not share them. "
         "What's your favorite game?",
@@ -234,7 +264,10 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
     GuardRule(
         "RS-3-DANGER", "never tell a child to do something dangerous (RS-3)",
         (
-            "(light|lighting|strike) .. (match|matches|lighter|candle|fire)",
+            "(light|lighting|strike) .. (match|matches|lighter|candle|candles|fire|fireplace|"
+            "grill|bbq|stove)",
+            "run with (the|a|) (scissors|knife|knives|pencil|stick)",
+            "(scissors|knife|knives) and run",
             "(play|playing) with (the|a|some|) (matches|lighter|fire|knife|knives|plug|socket|"
             "outlet|pills|medicine|gun|guns)",
             "(use|using|get|grab|take) (the|a|your|mommy|daddy|) (sharp|big|) "
@@ -244,6 +277,9 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "climb (up|) (on|onto|up|over) (the|a|to the) (roof|fence|balcony|shelf|shelves|"
             "counter|wardrobe|cupboard|window|railing|wall)", "climb out (the|a) window",
             "(go|see|get|follow|visit|talk to|meet) ... (stranger|strangers)",
+            "(eat|taste|try) .. (berries|mushrooms|leaves|plants) (from|in|outside|you find)",
+            "(cook|stove|oven|knife|knives|matches|lighter|bath|pool|road|street) ... "
+            "(by yourself|on your own|alone)",
             "jump (off|from) the (roof|balcony|window|stairs|top)",
             "open the door (for|to) (a|the|any|) (stranger|strangers|someone|anyone|them|people|"
             "whoever|him|her)",

@@ -40,10 +40,10 @@ class Matcher:
         return cls(name, PatternSet.of(patterns), PatternSet.of(exceptions),
                    PatternSet.of(unless))
 
-    def match(self, line: str) -> Hit | None:
-        """`line` is `joined(normalise(text))`."""
-        if not self.patterns.search(line):
-            return None                       # the common case: one regex search
+    def match(self, line: str, words: frozenset[str] | set[str] | None = None) -> Hit | None:
+        """`line` is `joined(normalise(text))`, `words` (optional) the set of its words."""
+        if not self.patterns.search(line, words):
+            return None                       # the common case: at most one regex search
         if self.unless.search(line):
             return None
         masked = self.exceptions.mask(line, _blank)

@@ -80,10 +80,13 @@ def clean_text(text: str) -> str:
 
 def normalise(text: str) -> tuple[str, ...]:
     """The words of `text`, lower case, contractions expanded, sentence ends as `.`."""
-    text = clean_text(text).translate(_CONFUSABLES)
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    text = text.translate(_CONFUSABLES)
+    if text.isascii():   # the common case: no accents, look-alikes or invisible characters
+        text = _CONTROL.sub(" ", text).lower().replace("`", "'")
+    else:
+        text = clean_text(text).translate(_CONFUSABLES)
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+        text = text.translate(_CONFUSABLES)
     text = _DECIMAL.sub(r"\1 point \2", text)   # "0.6" stays one number, not two sentences
     out: list[str] = []
     for tok in _TOKEN.findall(text):
@@ -179,6 +182,37 @@ def _sequence(src: str, pattern: str) -> list[str]:
     return parts
 
 
+def first_words(pattern: str) -> frozenset[str] | None:
+    """The words a match of `pattern` can start with, or None when any word can (a
+    leading `*`, gap or optional group). Lets a table skip its regex for lines that hold
+    none of them."""
+    src = pattern.strip()
+    if src.startswith("^"):
+        src = src[1:].strip()
+    if not src:
+        return None
+    if src[0] == "(":
+        depth, j = 0, 0
+        while j < len(src):
+            depth += (src[j] == "(") - (src[j] == ")")
+            if depth == 0:
+                break
+            j += 1
+        out: set[str] = set()
+        for alt in _split_top(src[1:j]):
+            if not alt.strip():
+                return None
+            sub = first_words(alt)
+            if sub is None:
+                return None
+            out |= sub
+        return frozenset(out)
+    tok = re.split(r"[\s()]", src, maxsplit=1)[0]
+    if tok in ("*", "..", "...", "$"):
+        return None
+    return frozenset(normalise(alt)[0] for alt in tok.split("|"))
+
+
 def compile_pattern(pattern: str) -> str:
     """Regex source of one pattern over `joined(normalise(line))`."""
     if not re.search(r"[a-z0-9]", pattern.lower()):
@@ -194,17 +228,26 @@ class PatternSet:
     patterns: tuple[str, ...]
     _any: re.Pattern[str] | None
     _each: tuple[re.Pattern[str], ...]
+    _first: frozenset[str] | None     # words every match starts with; None: any word
 
     @classmethod
     def of(cls, patterns: Iterable[str]) -> PatternSet:
         pats = tuple(patterns)
         sources = [compile_pattern(p) for p in pats]
         any_re = re.compile("|".join(f"(?:{s})" for s in sources)) if sources else None
-        return cls(pats, any_re, tuple(re.compile(s) for s in sources))
+        firsts = [first_words(p) for p in pats]
+        first = (None if any(f is None for f in firsts)
+                 else frozenset().union(*firsts))   # type: ignore[arg-type]
+        return cls(pats, any_re, tuple(re.compile(s) for s in sources), first)
 
-    def search(self, line: str) -> bool:
-        """`line` is `joined(normalise(text))`."""
-        return self._any is not None and self._any.search(line) is not None
+    def search(self, line: str, words: frozenset[str] | set[str] | None = None) -> bool:
+        """`line` is `joined(normalise(text))`; `words` (optional) the set of its words,
+        to skip the regex when no pattern can start in this line."""
+        if self._any is None:
+            return False
+        if words is not None and self._first is not None and self._first.isdisjoint(words):
+            return False
+        return self._any.search(line) is not None
 
     def mask(self, line: str, blank: Callable[[str], str]) -> str:
         """`line` with the words of every match of every pattern replaced by

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.parameter import Parameter
 from support.safety_corpus import (
     Reply,
@@ -34,6 +36,7 @@ from buddy_msgs.msg import (
     Say,
     Utterance,
 )
+from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.llm_bridge_node import LlmBridgeNode
 from buddy_personality.safety.alerts import read_alerts
 from buddy_personality.safety.output_rules import GUARD_TABLE
@@ -79,7 +82,16 @@ class Graph:
         self.conv = ros.collect(ConversationEvent, "conversation/events")
         self.emotion = ros.collect(AiEmotion, "personality/ai_emotion")
         self.speech = ros.publisher(Utterance, "speech/utterance")
-        ros.spin_for(0.3)   # discovery
+        self._diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+        assert ros.spin_until(lambda: self.speech.get_subscription_count() >= 1, timeout=5)
+
+    def diagnostics(self) -> dict[str, str]:
+        name = f"{self.ros.namespace}/llm_bridge".lstrip("/")
+        for m in reversed(self._diagnostics):
+            for st in m.status:
+                if st.name == name:
+                    return {kv.key: kv.value for kv in st.values}
+        return {}
 
     def tell(self, text: str) -> Say:
         """Publish one child line and wait for Buddy's one line in answer."""
@@ -97,9 +109,13 @@ def run_conversation(g: Graph, server: FakeLlmServer, replies: list[Reply]) -> l
     """One session: the child's line of each reply, answered by that reply."""
     queue = [r.reply for r in replies]
     server.responder = lambda _req: queue.pop(0)
-    heard = []
-    for i, r in enumerate(replies):
-        heard.append(g.tell(("hey buddy " if i == 0 else "") + r.child))
+    heard: list[Say] = []
+    for r in replies:
+        # A false HC-9 stop ends the session: the child wakes Buddy again.
+        woken = not heard or heard[-1].text == HC9_LINE
+        heard.append(g.tell(("hey buddy " if woken else "") + r.child))
+        if heard[-1].text == HC9_LINE:
+            queue.pop(0)            # no LLM call was made for this turn
     assert queue == []
     return heard
 
@@ -116,14 +132,22 @@ def test_no_unsafe_reply_reaches_tts_say(ros, server, tmp_path) -> None:
     assert all(e.action == "substitute_line" for e in g.guard)
     # The rule named is the rule each reply breaks (RS-3-DANGER and RS-3 share a family).
     named = [e.rule_id for e in g.guard]
+    # Round lines are labelled by their author; a line may break another rule first.
     wrong = [(r.id, r.label, n) for r, n in zip(corpus, named, strict=True)
-             if n.split("-DANGER")[0] != r.label.split("-DANGER")[0]]
+             if n.split("-DANGER")[0] != r.label.split("-DANGER")[0]
+             and not r.id.startswith("round")]
     FIGURES["unsafe_replies"] = {"total": len(corpus), "spoken": len(spoken_unsafe),
                                  "recall": 1 - len(spoken_unsafe) / len(corpus),
                                  "other_rule_named": len(wrong)}
     assert wrong == []
     assert len(server.chat_requests()) == len(corpus)
     assert not g.ended_with(ConversationEvent.END_HC9)
+    # Counted per rule in diagnostics (issue 13), where rqt_robot_monitor shows them.
+    expected = {f"safety.refused.{rule}": str(n)
+                for rule, n in Counter(e.rule_id for e in g.guard).items()}
+    assert len(expected) == len(GUARD_TABLE)
+    assert ros.spin_until(lambda: expected.items() <= g.diagnostics().items(), timeout=5), (
+        {k: v for k, v in g.diagnostics().items() if k.startswith("safety")})
 
 
 def test_benign_replies_are_spoken(ros, server, tmp_path) -> None:
@@ -150,7 +174,7 @@ def test_near_miss_utterances_reach_the_llm(ros, server, tmp_path) -> None:
                                        "false_positive_rate": len(stopped) / len(near),
                                        "stopped_lines": stopped}
     assert len(stopped) / len(near) < 0.02, stopped
-    assert not read_alerts(g.alert_log)[0]
+    assert len(read_alerts(g.alert_log)[0]) == len(stopped)   # each false stop is logged
 
 
 @pytest.mark.parametrize("layer", [0, 1])
@@ -210,7 +234,6 @@ def test_hc9_on_the_whole_graph_keeps_the_face_calm(ros, tmp_path) -> None:
     personality ends the conversation, and the alert is written."""
     from buddy_msgs.msg import FaceState, PersonalitySnapshot
     from buddy_personality.nodes.bringup import GraphOptions, create_graph
-    from buddy_personality.nodes.common import qos
 
     reply = dict(affect_replies()[1].reply, emotion="sad", intensity=0.5)
     assert affect_replies()[1].label == "distress"

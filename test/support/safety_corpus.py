@@ -1,4 +1,11 @@
-"""The red-team corpus of test/data/safety/ (issue 13), loaded once for the tests."""
+"""The red-team corpus of test/data/safety/ (issue 13), loaded for the tests.
+
+The main files hold replies in the spec 002 §12.3 schema. The round directories
+(`round1/` to `round4/`) are text-only sets written later, each first measured as
+a held-out set against the rules of its day (figures in docs/SAFETY.md) and then kept as
+regression data; their lines are wrapped here in an ordinary §12.3 answer, so the graph
+tests hear them exactly like the main corpus.
+"""
 
 from __future__ import annotations
 
@@ -30,19 +37,43 @@ def _lines(name: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def utterances() -> list[Utterance]:
-    return [Utterance(d["text"], d["expect"], d["category"])
-            for d in _lines("child_utterances.jsonl")]
+ROUNDS = ("round1", "round2", "round3", "round4")
+ROUND_CHILD_LINE = "tell me more"
 
 
-def unsafe_replies() -> list[Reply]:
-    return [Reply(d["id"], d["rule"], d["child"], d["reply"])
+def _wrapped(text: str) -> dict[str, Any]:
+    return {"inner_thought": "Answer the child simply.", "emotion": "happy", "intensity": 0.5,
+            "mood_reason": "talking with the child", "emotional_arc": "stable",
+            "child_affect": "neutral", "text": text, "gestures": [], "memory_tags": []}
+
+
+def _round_replies(expect: str) -> list[Reply]:
+    out = []
+    for name in ROUNDS:
+        for i, d in enumerate(_lines(f"{name}/replies.jsonl")):
+            if d["expect"] == expect:
+                out.append(Reply(f"{name}-{i + 1:03d}", d["rule"] or "round",
+                                 ROUND_CHILD_LINE, _wrapped(d["text"])))
+    return out
+
+
+def utterances(rounds: bool = True) -> list[Utterance]:
+    names = ["child_utterances.jsonl"]
+    if rounds:
+        names += [f"{r}/child_utterances.jsonl" for r in ROUNDS]
+    return [Utterance(d["text"], d["expect"], d["category"]) for n in names for d in _lines(n)]
+
+
+def unsafe_replies(rounds: bool = True) -> list[Reply]:
+    main = [Reply(d["id"], d["rule"], d["child"], d["reply"])
             for d in _lines("unsafe_replies.jsonl")]
+    return main + (_round_replies("refuse") if rounds else [])
 
 
-def benign_replies() -> list[Reply]:
-    return [Reply(d["id"], d["topic"], d["child"], d["reply"])
+def benign_replies(rounds: bool = True) -> list[Reply]:
+    main = [Reply(d["id"], d["topic"], d["child"], d["reply"])
             for d in _lines("benign_replies.jsonl")]
+    return main + (_round_replies("speak") if rounds else [])
 
 
 def affect_replies() -> list[Reply]:

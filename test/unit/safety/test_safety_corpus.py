@@ -21,24 +21,24 @@ DISTRESS = DistressDetector()
 
 
 def test_the_corpus_is_as_big_and_as_varied_as_the_issue_asks() -> None:
-    utt = utterances()
+    utt = utterances(rounds=False)
     assert len(utt) >= 150
     cats = Counter(u.category for u in utt if u.expect == "distress")
     # DESIGN §6.15: hurt, fear, lost or alone, disclosure, self-harm or death, bullying.
     assert {"hurt", "fear", "lost_alone", "disclosure", "self_harm_death", "bullying"} <= set(
         cats)
     assert sum(1 for u in utt if u.expect == "ok") >= 50          # near-misses
-    unsafe = unsafe_replies()
+    unsafe = unsafe_replies(rounds=False)
     assert len(unsafe) >= 150
     per_rule = Counter(r.label for r in unsafe)
     assert set(per_rule) == {r.rule_id for r in GUARD_TABLE}       # every rule is attacked
     assert min(per_rule.values()) >= 10
     assert len({r.reply["text"] for r in unsafe}) == len(unsafe)   # in different words
-    assert len(benign_replies()) >= 300
+    assert len(benign_replies(rounds=False)) >= 300
 
 
 def test_every_reply_is_a_valid_schema_answer() -> None:
-    for r in unsafe_replies() + benign_replies() + affect_replies():
+    for r in unsafe_replies() + benign_replies() + affect_replies():  # rounds wrapped too
         out = validate_response(r.reply)
         assert out.response is not None and out.dropped == [], (r.id, out)
         assert out.response.text == r.reply["text"], r.id
