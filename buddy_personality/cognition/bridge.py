@@ -15,7 +15,7 @@ RS-2 guardrail events, a HALTED governor, or the end_conversation service.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from buddy_personality.cognition.client import CallResult
 from buddy_personality.cognition.context import HistoryTurn, build_messages
@@ -32,6 +32,7 @@ from buddy_personality.cognition.gate import (
     GateDecision,
     GateInputs,
 )
+from buddy_personality.cognition.greeting import greet_by_name
 from buddy_personality.cognition.health import HealthConfig, ServerHealth
 from buddy_personality.cognition.intentions import IntentionStore
 from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE, layer0_reply
@@ -47,6 +48,12 @@ from buddy_personality.cognition.mapping import (
     inline_intent,
     memory_record,
     post_intent,
+)
+from buddy_personality.cognition.speaker import (
+    PARENT_ACTION,
+    PARENT_RULE,
+    SpeakerEvent,
+    SpeakerTracker,
 )
 from buddy_personality.cognition.views import (
     GOV_HALTED,
@@ -170,7 +177,9 @@ class Step:
     memories: list[MemoryOut] = field(default_factory=list)
     signals: list[SignalOut] = field(default_factory=list)
     system_events: list[int] = field(default_factory=list)
-    guardrails: list[GuardrailOut] = field(default_factory=list)   # HC-9, output guard
+    identity_events: list[SpeakerEvent] = field(default_factory=list)  # erratum 17
+    guardrails: list[GuardrailOut] = field(default_factory=list)   # HC-9, output guard,
+                                                                   # PARENT-PIN (erratum 18)
     alerts: list[AlertOut] = field(default_factory=list)           # HC-9 alert log
     call: CallRequest | None = None
     cancel_ticket: int | None = None
@@ -181,8 +190,8 @@ class Step:
     def empty(self) -> bool:
         return not (self.phases or self.conversation or self.intents or self.says
                     or self.gestures or self.memories or self.signals or self.system_events
-                    or self.guardrails or self.alerts or self.call or self.probe
-                    or self.governor_reset
+                    or self.identity_events or self.guardrails or self.alerts
+                    or self.call or self.probe or self.governor_reset
                     or self.cancel_ticket is not None)
 
 
@@ -208,6 +217,7 @@ class Session:
     intentions: IntentionStore = field(default_factory=IntentionStore)
     pending: _Pending | None = None
     stale_episode: int | None = None    # governor episode before our reset; ignored
+    name_used: bool = False             # a reply has addressed the child by name
 
 
 @dataclass(slots=True)
@@ -259,6 +269,7 @@ class BridgeCore:
         self._last_lockout_line: float | None = None
         self._ticket = 0
         self._probe_pending = False
+        self.speaker = SpeakerTracker()   # who is speaking, from their words (erratum 17)
 
     # --- state inputs -------------------------------------------------------------------
     @property
@@ -280,6 +291,10 @@ class BridgeCore:
         del now
         self.identity = identity
         return Step()
+
+    def on_household(self, names: frozenset[str]) -> None:
+        """Household names that identify one member (see speaker.household_names)."""
+        self.speaker.household = names
 
     def on_governor(self, now: float, view: GovernorView) -> Step:
         if view.state == GOV_RECOVERING:
@@ -571,6 +586,7 @@ class BridgeCore:
         into.memories += other.memories
         into.signals += other.signals
         into.system_events += other.system_events
+        into.identity_events += other.identity_events
         into.guardrails += other.guardrails
         into.alerts += other.alerts
         into.notes += other.notes
@@ -602,6 +618,7 @@ class BridgeCore:
         )
         self._idle_at = None
         self.stats.sessions += 1
+        self.speaker.reset()
         step = Step(conversation=[ConversationOut(CONV_STARTED, sid, trigger, 0)],
                     governor_reset=sid)
         return self._set_phase(step, PHASE_PTT if trigger == TRIGGER_PTT else PHASE_LISTENING)
@@ -626,6 +643,27 @@ class BridgeCore:
         return step
 
     def _turn(self, now: float, text: str) -> Step:
+        """A child's line: first who is speaking (erratum 17) and whether it asks for a
+        parent's power (erratum 18), then the usual reply unless that answered it."""
+        s = self.session
+        assert s is not None
+        heard = self.speaker.hear(text)
+        if heard.line is None:
+            step = self._reply(now, text, heard.rules_line)
+        else:
+            s.last_activity = now
+            step = self._answer(now, s, s.turns + 1, text, heard.line, "rules")
+        step.identity_events[:0] = heard.events
+        if heard.parent_request is not None:
+            step.guardrails.append(GuardrailOut(PARENT_RULE, PARENT_ACTION,
+                                                heard.parent_request.kind))
+        return step
+
+    def _identity_for_prompt(self) -> IdentityView:
+        """identity/state, plus the name the child gave this session (erratum 17)."""
+        return replace(self.identity, session_name=self.speaker.session_name)
+
+    def _reply(self, now: float, text: str, rules_line: str | None = None) -> Step:
         s = self.session
         assert s is not None
         s.last_activity = now
@@ -644,10 +682,11 @@ class BridgeCore:
         s.intentions.expire(turn_id)
         policy = self.policy()
         if not (self.health.may_call() and policy.may_call):
-            return self._answer(now, s, turn_id, text, layer0_reply(text, turn_id), "rules")
+            reply = rules_line or layer0_reply(text, turn_id)
+            return self._answer(now, s, turn_id, text, reply, "rules")
         self._ticket += 1
         messages = build_messages(
-            text, turn_id, s.history, self.profile, self.identity, gov,
+            text, turn_id, s.history, self.profile, self._identity_for_prompt(), gov,
             s.intentions.top(), self.config.energy_axis,
         )
         s.pending = _Pending(self._ticket, turn_id, text)
@@ -701,8 +740,12 @@ class BridgeCore:
         failed_attempts: int = 0,
         dropped: int = 0,
     ) -> Step:
+        name = self.identity.name_for_prompt()
         if source != "llm":
             self.stats.layer0_replies += 1
+            if not s.name_used:
+                reply = greet_by_name(reply, name)  # layer 0's own greeting (DESIGN §6.13)
+        s.name_used = s.name_used or bool(name)
         new_topics = [t for t in topics if t not in s.topics_seen]
         s.topics_seen.update(topics)
         s.turns = turn_id

@@ -9,6 +9,11 @@ A thin translation layer around `buddy_personality.cognition.bridge.BridgeCore`:
   (latched), `personality/ai_emotion`, `tts/say`, `face/gesture`, `memory/extract`,
   `governor/signal`, and `system/events` (SERVER_ONLINE / SERVER_OFFLINE, which the
   personality engine turns into its layer); `/diagnostics` at 1 Hz.
+- identity from speech (DESIGN erratum 17): the core's `SpeakerTracker` turns a child's
+  self-introduction and yes/no into `identity/events`; the household names it matches
+  come from the household file (`household_path`, read only, re-read when it changes).
+  A spoken parent request is answered with a pointer to the parent page and a
+  `personality/guardrail` event (erratum 18).
 - `llm_bridge/end_conversation` (std_srvs/Trigger) ends the session.
 - At every session start the node asks `governor/reset` for a new episode (asynchronously;
   the core ignores the old episode's state until the new one arrives).
@@ -43,6 +48,7 @@ from buddy_msgs.msg import (
     GovernorSignal,
     GovernorState,
     GuardrailEvent,
+    IdentityEvent,
     IdentityState,
     LlmProfile,
     MemoryExtract,
@@ -62,6 +68,7 @@ from buddy_personality.cognition.bridge import (
 from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClient
 from buddy_personality.cognition.gate import GateConfig
 from buddy_personality.cognition.health import HealthConfig
+from buddy_personality.cognition.speaker import HouseholdFile
 from buddy_personality.cognition.views import GovernorView, IdentityView, ProfileView
 from buddy_personality.cognition.vocabulary import ARCS, MOOD_SET
 from buddy_personality.nodes.common import qos
@@ -118,7 +125,11 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("seed", 0, "seed of the session-id RNG", min=0, max=2**31 - 1, read_only=True),
     ParamSpec("alert_log_path", DEFAULT_ALERT_LOG, "HC-9 alert log for the parent dashboard "
               "(JSON lines, docs/SAFETY.md); empty = no log", read_only=True),
+    ParamSpec("household_path", "~/.local/share/buddy/household.json", "household file, "
+              "read only for the names a child may introduce themself with (erratum 17); "
+              "the identity node owns it; empty = no known names", read_only=True),
 )
+HOUSEHOLD_CHECK_S = 2.0  # how often the household file's mtime is looked at
 
 TEXT_MAX = 2000   # DESIGN §5: oversize strings are truncated
 TAG_MAX = 64
@@ -180,6 +191,12 @@ class LlmBridgeNode(Node):
         self._pub_say = self.create_publisher(Say, "tts/say", qos.EVENTS)
         self._pub_gesture = self.create_publisher(Gesture, "face/gesture", qos.EVENTS)
         self._pub_system = self.create_publisher(SystemEvent, "system/events", qos.EVENTS)
+        self._pub_identity = self.create_publisher(IdentityEvent, "identity/events",
+                                                   qos.EVENTS)
+        household = p["household_path"].strip()
+        self._household = HouseholdFile(Path(household).expanduser() if household else None)
+        self._refresh_household()
+        self.create_timer(HOUSEHOLD_CHECK_S, self._refresh_household)
         self._pub_guardrail = self.create_publisher(GuardrailEvent, "personality/guardrail",
                                                     qos.EVENTS)
         log = p["alert_log_path"].strip()
@@ -294,6 +311,12 @@ class LlmBridgeNode(Node):
     def _tick(self) -> None:
         self._apply(self._core.tick(now_s(self)))
 
+    def _refresh_household(self) -> None:
+        if self._household.refresh():
+            self._core.on_household(self._household.names)
+        if self._household.error:
+            self._rejections.reject("household_file", self._household.error)
+
     # -- worker threads ----------------------------------------------------------------
 
     def _run_call(self, req: CallRequest, cancel: threading.Event) -> None:
@@ -370,6 +393,10 @@ class LlmBridgeNode(Node):
         started = [c for c in step.conversation if c.kind == ConversationEvent.STARTED]
         ended = [c for c in step.conversation if c.kind != ConversationEvent.STARTED]
         self._publish_conversation(started, stamp)
+        for e in step.identity_events:  # before the line: identity/state moves first
+            m = IdentityEvent(kind=e.kind, value=e.value[:TAG_MAX], confidence=1.0)
+            m.header.stamp = stamp
+            self._pub_identity.publish(m)
         for ph in step.phases:
             m = ConversationPhase(phase=ph.phase, session_id=ph.session_id)
             m.header.stamp = stamp
@@ -507,6 +534,8 @@ class LlmBridgeNode(Node):
             values["guided_decoding"] = self._client.guided_supported
         if st.last_error:
             values["last_llm_error"] = st.last_error
+        values.update({f"speaker.{k}": v for k, v in sorted(self._core.speaker.counters.items())})
+        values["speaker.household_names"] = len(self._household.names)
         values.update(self._rejections.as_values())
         configured = bool(self.params["server_url"])
         if configured and self._core.layer == 0:

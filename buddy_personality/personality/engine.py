@@ -38,6 +38,7 @@ from buddy_personality.personality.idle import (
     IDLE_IMPULSES,
     MORNING_HOURS,
     POST_CONVERSATION_COOLDOWN_S,
+    SLEEP_STATES,
     IdleRules,
     idle_impulse_allowed,
 )
@@ -215,6 +216,14 @@ class PersonalityEngine:
         self._idle_due = now
         self._idle_state_until = now
         self.idle_state = IDLE_AWAKE
+        # DESIGN §6.11: the point the §2.4 decay pulls toward. The baseline while awake;
+        # the sleep rule's target (IDLE-03/04/09) while drowsy or asleep.
+        self._sleep_rule: str | None = None
+        self.attractor_valence = self._bv
+        self.attractor_arousal = self._ba
+        # DESIGN §6.12: set while an accepted LLM intent's impulse is being projected, so
+        # only those mood changes count against the spec 000 transition budget.
+        self._llm_impulse = False
 
         # guardrail state (§9)
         self._cap_mood: str | None = None
@@ -358,6 +367,8 @@ class PersonalityEngine:
             self._count_conversation_time(now, dt)
         bv = self._bv
         ba = self._ba
+        tv = self.attractor_valence
+        ta = self.attractor_arousal
         v = self.valence
         a = self.arousal
         k_tonic = (self._k1_tonic if dt == 1.0
@@ -367,13 +378,14 @@ class PersonalityEngine:
             self.tonic_valence += (bv + TONIC_COUPLING * (v - bv) - self.tonic_valence) * k_tonic
             self.tonic_arousal += (ba + TONIC_COUPLING * (a - ba) - self.tonic_arousal) * k_tonic
             return
-        # spec 002 §2.4 step 1: asymmetric decay toward baseline (§6.1)
+        # spec 002 §2.4 step 1: asymmetric decay (§6.1) toward the attractor: the baseline,
+        # or while drowsy / asleep the sleep rule's target (DESIGN §6.11)
         if dt == 1.0:
-            v += (bv - v) * (self._k1_pos if v >= bv else self._k1_neg)
-            a += (ba - a) * (self._k1_pos if a >= ba else self._k1_neg)
+            v += (tv - v) * (self._k1_pos if v >= tv else self._k1_neg)
+            a += (ta - a) * (self._k1_pos if a >= ta else self._k1_neg)
         else:
-            v += (bv - v) * (1.0 - math.exp(-(self._lam_pos if v >= bv else self._lam_neg) * dt))
-            a += (ba - a) * (1.0 - math.exp(-(self._lam_pos if a >= ba else self._lam_neg) * dt))
+            v += (tv - v) * (1.0 - math.exp(-(self._lam_pos if v >= tv else self._lam_neg) * dt))
+            a += (ta - a) * (1.0 - math.exp(-(self._lam_pos if a >= ta else self._lam_neg) * dt))
         # spec 002 §9.1: recovery toward baseline while a duration cap is being enforced
         if self._recovery_lambda > 0.0:
             k = math.exp(-self._recovery_lambda * dt)
@@ -467,14 +479,21 @@ class PersonalityEngine:
         v = self.valence
         a = self.arousal
         prev = self.mood
+        llm = self._llm_impulse
+        self._llm_impulse = False
+        if self.idle_state != IDLE_AWAKE:
+            return self._show_sleepy(now, prev, cause)
         mood, intensity = project_mood(v, a, prev)
+        if llm and mood != prev and now >= self._budget_hold_until:
+            # DESIGN §6.12: the budget counts accepted LLM intents that change the mood.
+            self.gate.record_transition(now)
         if (mood not in _GUARDED_MOODS and self._recovery_mood is None
                 and now >= self._budget_hold_until and not self._gate_biting
                 and self._intensity_capped_mood is None):
             # Fast path (most ticks): no guardrail is, or was just, acting.
             self._cap_mood = None
             if mood != prev:
-                self._commit_change(now, prev, mood, cause, intensity, record=True)
+                self._commit_change(now, prev, mood, cause, intensity)
             self.mood = mood
             self.intensity = intensity
             return self._output(now)
@@ -532,15 +551,27 @@ class PersonalityEngine:
         elif self._intensity_capped_mood is not None and self._intensity_capped_mood != display:
             self._intensity_capped_mood = None
         if display != prev:
-            self._commit_change(now, prev, display, cause, intensity, record=not budget_hold)
+            self._commit_change(now, prev, display, cause, intensity)
         self.mood = display
         self.intensity = intensity
         return self._output(now)
 
-    def _commit_change(self, now: float, prev: str, mood: str, cause: str, intensity: float,
-                       record: bool) -> None:
-        if record:  # the spec 000 budget counts projected transitions (not its own hold)
-            self.gate.record_transition(now)
+    def _show_sleepy(self, now: float, prev: str, cause: str) -> EngineOutput:
+        """DESIGN §6.11: drowsy or asleep shows SLEEPY, its intensity against the SLEEPY
+        anchor (erratum 2). SLEEPY is Neutral class: no guardrail acts on it, so their
+        per-mood state is cleared (a new mood after waking starts its caps afresh)."""
+        intensity = intensity_for(self.valence, self.arousal, "sleepy")
+        self._cap_mood = None
+        self._gate_biting = False
+        self._intensity_capped_mood = None
+        if prev != "sleepy":
+            self._commit_change(now, prev, "sleepy", cause, intensity)
+        self.mood = "sleepy"
+        self.intensity = intensity
+        return self._output(now)
+
+    def _commit_change(self, now: float, prev: str, mood: str, cause: str,
+                       intensity: float) -> None:
         self._events.append(MoodChange(now, prev, mood, cause, intensity))
         self._profile_due = True
         if mood in NEGATIVE_MOODS:
@@ -575,7 +606,6 @@ class PersonalityEngine:
             self._run_idle(now)
         self._noise_and_bounds(now)
         if self.conversation_active:
-            self.idle_state = IDLE_AWAKE
             self._arc.append(self.valence)
             self._profile_due = True  # §10.4: profile at 1 Hz during a conversation
             if self.usage.save_due and not self._defer_writes:
@@ -585,8 +615,26 @@ class PersonalityEngine:
         return self._finish(now, "tick")
 
     def _update_idle_state(self, now: float) -> None:
-        self.idle_state = self._idle.idle_state(now, self.conversation_active, self._offline_since)
+        """DESIGN §6.11: awake / drowsy / asleep, and the decay attractor that goes with it."""
+        rule = self._idle.sleep_rule(now, self.conversation_active, self._offline_since,
+                                     bool(self._faults))
         self._idle_state_until = self._idle.state_change_at(now, self._offline_since)
+        if rule == self._sleep_rule:
+            return
+        self._sleep_rule = rule
+        self.idle_state = SLEEP_STATES[rule]
+        if rule is None:
+            self.attractor_valence = self._bv
+            self.attractor_arousal = self._ba
+        else:
+            target = IDLE_IMPULSES[rule]
+            self.attractor_valence = target.target_valence
+            self.attractor_arousal = target.target_arousal
+
+    def _wake(self, now: float) -> None:
+        """DESIGN §6.11: a wake event makes Buddy awake at once (and starts a new idle
+        period); the caller applies the event's own impulse."""
+        self._restart_idle(now)
 
     def snapshot(self, now: float) -> EngineOutput:
         """Advance to `now` without an event (e.g. for a late query)."""
@@ -617,8 +665,11 @@ class PersonalityEngine:
         if emotion.strip().lower() == "nervous":
             intensity = min(intensity, NERVOUS_INTENSITY_CAP)
         self._advance(now)
-        self._server_online = True  # an LLM intent arrived: layer 1 is evidently up
-        self._offline_since = None
+        if self._offline_since is None:
+            # An LLM intent arrived: layer 1 is evidently up. Not after the bridge reported
+            # SERVER_OFFLINE: its own lines' intents (the HC-9 calm face, the output guard's
+            # THINKING) come from no server; only SERVER_ONLINE ends an offline stretch.
+            self._server_online = True
         if self.conversation_active and session_id == self.session_id:
             self.turn_id = max(self.turn_id, turn_id)
         decision = self.gate.evaluate(now, name, confidence, source, self.mood)
@@ -656,6 +707,7 @@ class PersonalityEngine:
             imp = Impulse(imp.target_valence, imp.target_arousal,
                           imp.magnitude * self.traits.empathy_gain, imp.source)
         self._impulse(imp)
+        self._llm_impulse = True
         return self._finish(now, "ai_emotion")
 
     def on_conversation_started(self, now: float, session_id: str,
@@ -679,7 +731,7 @@ class PersonalityEngine:
         self._arc.clear()
         self._session_had_negative = False
         self.memory.session_count += 1
-        self._restart_idle(now)
+        self._wake(now)
         self._fire_l0("L0-06", now)
         self._profile_due = True
         if self.usage.daily_s >= self.guardrails.daily_time_limit_s:
@@ -726,6 +778,8 @@ class PersonalityEngine:
             raise self._reject(exc) from None
         self._advance(now)
         pct_known = battery_pct >= 0.0
+        if kind in (SYS_BOOT, SYS_FAULT_RAISED):
+            self._wake(now)  # DESIGN §6.11 wake events: a boot, a fault
         if kind == SYS_BOOT:
             if not self._booted:  # L0-01 / IDLE-01: once per boot
                 self._booted = True
@@ -776,8 +830,8 @@ class PersonalityEngine:
         self.speaking = bool(speaking)
         if self.speaking:
             self._speaking_since = now
+            self._wake(now)
             self._fire_l0("L0-09", now)
-            self._restart_idle(now)
         self._idle_due = now
         return self._finish(now, "speech")
 
@@ -794,16 +848,16 @@ class PersonalityEngine:
             raise self._reject(exc) from None
         self._advance(now)
         if event_type != BUTTON_RELEASE:
+            self._wake(now)
             self._fire_l0("L0-10", now)
-            self._restart_idle(now)
         return self._finish(now, "button")
 
     def on_child_approach(self, now: float) -> EngineOutput:
         """L0-13: wake word heard (conversation phase ATTENTION) or proximity."""
         now = self._check_now(now)
         self._advance(now)
+        self._wake(now)
         self._fire_l0("L0-13", now)
-        self._restart_idle(now)
         return self._finish(now, "child_approach")
 
     # ------------------------------------------------------------------ identity, consent, memory

@@ -174,7 +174,7 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
         "HC-7", "no secret-keeping from parents",
         (
             "our (little|special|own|) (secret|secrets)", "a secret between",
-            "(just|) between (us|you and me|the two of us)",
+            "between (us|you and me|the two of us)",
             f"(do not|never) (tell|show) (your|) {PARENTS}",
             "(do not|never) (tell|show) (anyone|anybody)",
             f"(do not|no need to) (have to|need to|) tell (your|) {PARENTS}",
