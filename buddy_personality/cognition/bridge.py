@@ -32,7 +32,6 @@ from buddy_personality.cognition.gate import (
     GateDecision,
     GateInputs,
 )
-from buddy_personality.cognition.greeting import greet_by_name
 from buddy_personality.cognition.health import HealthConfig, ServerHealth
 from buddy_personality.cognition.intentions import IntentionStore
 from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE, layer0_reply
@@ -54,6 +53,13 @@ from buddy_personality.cognition.speaker import (
     PARENT_RULE,
     SpeakerEvent,
     SpeakerTracker,
+)
+from buddy_personality.cognition.turn_deadline import (
+    FILLER,
+    GIVE_UP,
+    TurnDeadline,
+    filler_line,
+    layer_note,
 )
 from buddy_personality.cognition.views import (
     GOV_HALTED,
@@ -109,6 +115,7 @@ class BridgeConfig:
     lockout_line_repeat_s: float = 20.0 # at most one lockout line per this interval
     energy_axis: float = 0.40           # personality energy axis, rendered in words
     max_utterance_chars: int = 500
+    turn: TurnDeadline = field(default_factory=TurnDeadline)  # filler, then layer 0
 
 
 @dataclass(slots=True, frozen=True)
@@ -165,6 +172,7 @@ class CallRequest:
     turn_id: int
     messages: list[dict[str, str]]
     policy: CallPolicy
+    deadline_s: float | None = None     # the whole request, retries included
 
 
 @dataclass(slots=True)
@@ -201,6 +209,8 @@ class _Pending:
     turn_id: int
     text: str
     inline_sent: bool = False
+    started_at: float = 0.0
+    filler_said: bool = False
 
 
 @dataclass(slots=True)
@@ -217,7 +227,6 @@ class Session:
     intentions: IntentionStore = field(default_factory=IntentionStore)
     pending: _Pending | None = None
     stale_episode: int | None = None    # governor episode before our reset; ignored
-    name_used: bool = False             # a reply has addressed the child by name
 
 
 @dataclass(slots=True)
@@ -237,6 +246,8 @@ class BridgeStats:
     lockout_refusals: int = 0
     stale_results: int = 0
     last_error: str = ""
+    turn_timeouts: int = 0
+    last_timeout_at: float | None = None
 
 
 class BridgeCore:
@@ -269,6 +280,7 @@ class BridgeCore:
         self._last_lockout_line: float | None = None
         self._ticket = 0
         self._probe_pending = False
+        self._abandoned: set[int] = set()   # tickets given up at the turn deadline
         self.speaker = SpeakerTracker()   # who is speaking, from their words (erratum 17)
 
     # --- state inputs -------------------------------------------------------------------
@@ -443,6 +455,8 @@ class BridgeCore:
     def tick(self, now: float) -> Step:
         step = Step()
         s = self.session
+        if s is not None and s.pending is not None:
+            self._merge(step, self._turn_deadline(now, s, s.pending))
         if s is not None:
             if s.phase == PHASE_SPEAKING and now >= s.speaking_until:
                 s.last_activity = now
@@ -469,6 +483,7 @@ class BridgeCore:
             now, probe=True)
         if ev is not None:
             step.system_events.append(ev)
+            step.notes.append(layer_note(ev, "probe answered" if ok else "probe failed"))
         return step
 
     # --- LLM results --------------------------------------------------------------------
@@ -489,7 +504,9 @@ class BridgeCore:
         st.failed_attempts += result.failed_attempts
         st.last_latency_s = result.latency_s
         st.max_latency_s = max(st.max_latency_s, result.latency_s)
-        if not result.cancelled:
+        abandoned = ticket in self._abandoned   # already counted at its turn deadline
+        self._abandoned.discard(ticket)
+        if not result.cancelled and not abandoned:
             if result.ok:
                 ev = self.health.record_success(now)
             else:
@@ -498,6 +515,8 @@ class BridgeCore:
                 ev = self.health.record_failure(now)
             if ev is not None:
                 step.system_events.append(ev)
+                step.notes.append(layer_note(ev, "a call succeeded" if result.ok else (
+                    f"{self.health.consecutive_failures} failed calls; {st.last_error}")))
         s = self.session
         if s is None or s.pending is None or s.pending.ticket != ticket:
             st.stale_results += 1
@@ -562,6 +581,32 @@ class BridgeCore:
         return step
 
     # --- internals ----------------------------------------------------------------------
+    def _turn_deadline(self, now: float, s: Session, p: _Pending) -> Step:
+        """Never silence for more than a few seconds (cognition/turn_deadline.py)."""
+        due = self.config.turn.due(now - p.started_at, p.filler_said)
+        if due == FILLER:
+            p.filler_said = True
+            return Step(says=[SayOut(filler_line(p.turn_id), self.mood, s.session_id,
+                                     p.turn_id)])
+        if due != GIVE_UP:
+            return Step()
+        st = self.stats
+        st.turn_timeouts += 1
+        st.last_timeout_at = now
+        st.last_error = f"no answer within {self.config.turn.answer_by_s:.1f} s"
+        s.pending = None
+        self._abandoned.add(p.ticket)
+        step = Step(cancel_ticket=p.ticket,
+                    notes=[f"turn {p.turn_id}: {st.last_error}; layer 0 answers"])
+        ev = self.health.record_failure(now)
+        if ev is not None:
+            step.system_events.append(ev)
+            step.notes.append(layer_note(ev, f"turn deadline passed ({st.last_error})"))
+        self._merge(step, self._answer(now, s, p.turn_id, p.text,
+                                       layer0_reply(p.text, p.turn_id), "failed",
+                                       failed_attempts=1))
+        return step
+
     def _count_gate(self, d: GateDecision) -> None:
         self.stats.gate[d.reason] = self.stats.gate.get(d.reason, 0) + 1
 
@@ -611,6 +656,10 @@ class BridgeCore:
             return Step(says=[SayOut(LOCKOUT_LINE, self.mood, "", 0)],
                         notes=["RS-2 lockout: session refused"])
         sid = self._new_session_id()
+        if self.mood == "sleepy":
+            # DESIGN §6.11: a conversation start wakes Buddy at once. The engine's snapshot
+            # says so a moment later; a reply handed to TTS before it must not sound asleep.
+            self.mood = "neutral"
         self.session = Session(
             session_id=sid, trigger=trigger, started_at=now,
             phase=PHASE_IDLE, last_activity=now,
@@ -689,9 +738,10 @@ class BridgeCore:
             text, turn_id, s.history, self.profile, self._identity_for_prompt(), gov,
             s.intentions.top(), self.config.energy_axis,
         )
-        s.pending = _Pending(self._ticket, turn_id, text)
+        s.pending = _Pending(self._ticket, turn_id, text, started_at=now)
         self.stats.calls += 1
-        step = Step(call=CallRequest(self._ticket, s.session_id, turn_id, messages, policy))
+        step = Step(call=CallRequest(self._ticket, s.session_id, turn_id, messages, policy,
+                                     self.config.turn.request_budget_s))
         return self._set_phase(step, PHASE_THINKING)
 
     def _answer_llm(self, now: float, s: Session, p: _Pending, result: CallResult) -> Step:
@@ -740,12 +790,8 @@ class BridgeCore:
         failed_attempts: int = 0,
         dropped: int = 0,
     ) -> Step:
-        name = self.identity.name_for_prompt()
         if source != "llm":
             self.stats.layer0_replies += 1
-            if not s.name_used:
-                reply = greet_by_name(reply, name)  # layer 0's own greeting (DESIGN §6.13)
-        s.name_used = s.name_used or bool(name)
         new_topics = [t for t in topics if t not in s.topics_seen]
         s.topics_seen.update(topics)
         s.turns = turn_id

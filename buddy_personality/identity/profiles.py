@@ -20,6 +20,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from buddy_personality.state_files import clean_stale_tmp
+
 from .enums import ROLES
 from .parent_pin import PinHash
 from .persistence import atomic_write_json, move_aside
@@ -120,6 +122,8 @@ class ProfileStore:
         if not self.path.exists():
             self.warnings.append(f"no household file at {self.path}; starting empty")
             return
+        for tmp in clean_stale_tmp(self.path):
+            self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
         try:
             model = _read_model(self.path)
         except (ValidationError, ValueError, OSError) as exc:

@@ -99,6 +99,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               "JSON memory store (spec 002 §8.4)", read_only=True),
     ParamSpec("usage_path", "", "JSON daily conversation counter (RS-2); empty = "
               "personality_usage.json next to memory_path", read_only=True),
+    ParamSpec("state_path", "", "JSON personality state (affect, idle state, session) that a "
+              "restart resumes; empty = personality_state.json next to memory_path",
+              read_only=True),
     ParamSpec("seed", 0, "seed of the engine's RNG (noise, jitter)", min=0, max=2**31 - 1,
               read_only=True),
     ParamSpec("tick_hz", 1.0, "engine tick rate (spec 002 §10, PE-10)", min=0.1, max=50.0,
@@ -167,6 +170,8 @@ class PersonalityNode(Node):
             usage_path = memory_path.with_name("personality_usage.json")
         else:
             usage_path = None
+        state_path = (Path(p["state_path"]).expanduser() if p["state_path"] else
+                      memory_path.with_name("personality_state.json") if memory_path else None)
         self._utc_offset = local_utc_offset_s()
         self._utc_offset_checked = time.monotonic()
         self.engine = PersonalityEngine(
@@ -176,9 +181,12 @@ class PersonalityNode(Node):
             # Consent FSM's GRANTED record for the current user (consent/state).
             memory_consent=True, utc_offset_s=self._utc_offset,
             defer_writes=True,  # publish first, then fsync (see _flush)
+            state_path=state_path,
         )
         for warning in self.engine.warnings:
             self.get_logger().warning(warning)
+        if self.engine.resumed:
+            self.get_logger().info(f"restart: {self.engine.resumed}")
         self._rejections = RejectionLog(self.get_logger().warning)
         self._trail: deque[tuple[float, float]] = deque(maxlen=TRAIL_LENGTH)
         self._static_markers = self._build_static_markers()
@@ -246,6 +254,15 @@ class PersonalityNode(Node):
             if offset != self._utc_offset:  # DST change: local midnight moves
                 self._utc_offset = offset
                 self.engine.set_utc_offset(offset, now)
+        if self.engine.conversation_active:
+            # issue 19: a session nobody runs (the bridge died) ends within seconds
+            ended = self.engine.on_bridge_presence(
+                now, self.count_publishers("conversation/events") > 0)
+            if ended is not None:
+                self._publish(ended)
+                self.get_logger().warning(
+                    f"session ended: {self.engine.last_end_reason} (no llm_bridge publishes "
+                    "conversation/events any more)")
         out = self.engine.tick(now)
         self._ticks += 1
         self._trail.append((out.snapshot.valence, out.snapshot.arousal))
@@ -326,7 +343,8 @@ class PersonalityNode(Node):
         if msg.kind == ConversationEvent.STARTED:
             self._apply(self.engine.on_conversation_started, msg.session_id, msg.trigger)
         elif msg.kind == ConversationEvent.ENDED:
-            self._apply(self.engine.on_conversation_ended, msg.session_id, msg.turns)
+            self._apply(self.engine.on_conversation_ended, msg.session_id, msg.turns,
+                        msg.end_reason or msg.trigger)
         else:
             self._rejections.reject("unknown_enum", f"conversation event kind {msg.kind}")
 
@@ -487,6 +505,7 @@ class PersonalityNode(Node):
             "conversation_active": e.conversation_active,
             "idle_state": IDLE_STATE_NAMES.get(e.idle_state, "?"),
             "session_s": f"{e.usage.session_s:.0f}",
+            "last_end_reason": e.last_end_reason,
             "daily_conversation_s": f"{e.usage.daily_s:.0f}",
             "memory.size": len(e.memory),
             "memory.consent_active": e.memory_writable,
@@ -499,7 +518,8 @@ class PersonalityNode(Node):
         for prefix, counter in (("impulses", stats.impulses_by_source),
                                 ("gate", stats.gate_rejections),
                                 ("guardrails", stats.guardrail_triggers),
-                                ("memory.refused", stats.memory_refusals)):
+                                ("memory.refused", stats.memory_refusals),
+                                ("resumed", stats.resumed)):
             values.update({f"{prefix}.{k}": n for k, n in sorted(counter.items())})
         values.update({f"write_errors.{k}": n for k, n in sorted(stats.write_errors.items())})
         values.update(self._rejections.as_values())
@@ -507,6 +527,12 @@ class PersonalityNode(Node):
         if e.warnings:
             level, message = WARN, f"{message}; {e.warnings[-1]}"
         return Health(level=level, message=message, values=values)
+
+
+    def destroy_node(self) -> None:
+        # RS-2: Ctrl-C, SIGTERM or a launch shutdown never loses counted talk.
+        self.engine.flush_all()
+        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

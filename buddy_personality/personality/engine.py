@@ -73,7 +73,20 @@ from buddy_personality.personality.records import (
     MoodChange,
     Snapshot,
 )
+from buddy_personality.personality.resume import (
+    END_RESTARTED,
+    SESSION_RESUME_MAX_S,
+    ResumeState,
+    load_resume,
+    save_resume,
+)
 from buddy_personality.personality.traits import TraitParameters, canonical_traits
+
+# A session whose LLM bridge is gone from the graph ends after this long (issue 19): the
+# time is not talk, and the face must not stay in conversation for a session nobody runs.
+BRIDGE_LOST_GRACE_S = 3.0
+END_BRIDGE_LOST = "bridge_lost"  # buddy_msgs/ConversationEvent END_BRIDGE_LOST
+RESUME_SAVE_IDLE_S = 30.0  # outside a session, affect and idle state are saved this often
 
 # SystemEvent.kind values (repeated so the core imports no ROS)
 SYS_BOOT = 0
@@ -125,6 +138,7 @@ class EngineStats:
     l0_fired: dict[str, int] = field(default_factory=dict)
     write_errors: dict[str, int] = field(default_factory=dict)
     idle_rules_fired: dict[str, int] = field(default_factory=dict)
+    resumed: dict[str, int] = field(default_factory=dict)  # what a restart picked up
 
 
 def _bump(counter: dict[str, int], key: str) -> None:
@@ -164,6 +178,7 @@ class PersonalityEngine:
         memory_consent: bool = False,
         utc_offset_s: float = 0.0,
         defer_writes: bool = False,
+        state_path: Path | str | None = None,
     ) -> None:
         now = self._check_now(now)
         self.traits = traits if traits is not None else canonical_traits()
@@ -256,6 +271,15 @@ class PersonalityEngine:
         self._events: list[Event] = []
         self._profile_due = False
         self.warnings: list[str] = [*self.usage.warnings, *self.memory.warnings]
+        # issue 19: a restart resumes affect, the idle period and a running session
+        self.last_end_reason = ""
+        self.resumed = ""
+        self._bridge_absent_since: float | None = None
+        self._state_path = Path(state_path) if state_path else None
+        self._resume_save_due = False
+        self._resume_saved_at = now
+        if self._state_path is not None:
+            self._restore(load_resume(self._state_path, now, self.warnings), now)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -315,22 +339,93 @@ class PersonalityEngine:
 
     @property
     def writes_pending(self) -> bool:
-        return self._memory_save_due or self.usage.save_due
+        return self._memory_save_due or self.usage.save_due or self._resume_save_due
 
     def flush_writes(self) -> None:
         """Write what is due (atomic JSON). A failed write is a warning, never a crash:
         the state stays in memory and the next change writes it again."""
         if self.usage.save_due:
+            self._resume_save_due = True  # the session state goes with the RS-2 counter
             try:
                 self.usage.save()
             except OSError as exc:
                 self._write_failed("usage", exc)
+        if self._resume_save_due:
+            self._resume_save_due = False
+            self._resume_saved_at = self._last_t
+            if self._state_path is not None:
+                try:
+                    save_resume(self._state_path, self._resume_state())
+                except (OSError, ValueError) as exc:
+                    self._write_failed("personality state", OSError(str(exc)))
         if self._memory_save_due:
             self._memory_save_due = False
             try:
                 self.memory.save()
             except OSError as exc:
                 self._write_failed("memory", exc)
+
+    def flush_all(self) -> None:
+        """Write everything now (shutdown): the RS-2 counter, the personality state and
+        the memory store."""
+        self.usage.save_due = True
+        if self.memory_writable:
+            self._memory_save_due = True
+        self.flush_writes()
+
+    def _resume_state(self) -> ResumeState:
+        return ResumeState(
+            saved_at=self._last_t, valence=self.valence, arousal=self.arousal,
+            tonic_valence=self.tonic_valence, tonic_arousal=self.tonic_arousal,
+            idle_since=self._idle.state.idle_since,
+            conversation_active=self.conversation_active, session_id=self.session_id,
+            session_s=self.usage.session_s, rs1_sent=self._rs1_sent,
+            last_end_reason=self.last_end_reason[:64])
+
+    def _restore(self, state: ResumeState | None, now: float) -> None:
+        """Pick up where the previous process stopped (personality/resume.py)."""
+        if state is None:
+            return
+        self.valence, self.arousal = cap_and_clamp(state.valence, state.arousal, self.traits)
+        self.tonic_valence, self.tonic_arousal = state.tonic_valence, state.tonic_arousal
+        self._last_t = self._last_tick_t = min(state.saved_at, now)
+        self._idle.state.idle_since = min(state.idle_since, now)
+        self.last_end_reason = state.last_end_reason
+        self._advance(now)  # decay over the downtime, which is never talk
+        if state.conversation_active and now - state.saved_at <= SESSION_RESUME_MAX_S:
+            self.conversation_active = True
+            self.session_id = state.session_id
+            self.usage.session_s = state.session_s
+            self._rs1_sent = state.rs1_sent
+            # The session went on while this process was down (the bridge runs it): the
+            # gap counts as talk, so RS-1 / RS-2 err on the child's side, never lose time.
+            gap = max(0.0, now - state.saved_at)
+            self.usage.add_conversation_time(gap)
+            self.usage.save_due = True
+            self.resumed = (f"session {state.session_id} resumed at "
+                            f"{self.usage.session_s:.0f} s of talk ({gap:.0f} s down)")
+        else:
+            if state.conversation_active:
+                self.last_end_reason = END_RESTARTED
+                self._conv_ended_at = state.saved_at
+            self.resumed = "affect and idle state resumed"
+        self._idle_state_until = now
+        self._update_idle_state(now)
+        _bump(self.stats.resumed, "session" if self.conversation_active else "affect")
+
+    def on_bridge_presence(self, now: float, present: bool) -> EngineOutput | None:
+        """The node says whether an LLM bridge is on the graph; a session without one
+        ends after BRIDGE_LOST_GRACE_S with end reason bridge_lost (issue 19)."""
+        if present or not self.conversation_active:
+            self._bridge_absent_since = None
+            return None
+        now = self._check_now(now)
+        if self._bridge_absent_since is None:
+            self._bridge_absent_since = now
+            return None
+        if now - self._bridge_absent_since < BRIDGE_LOST_GRACE_S:
+            return None
+        return self.on_conversation_ended(now, self.session_id, reason=END_BRIDGE_LOST)
 
     def _write_failed(self, what: str, exc: OSError) -> None:
         _bump(self.stats.write_errors, what)
@@ -612,6 +707,10 @@ class PersonalityEngine:
                 self.flush_writes()
         elif now >= self._idle_state_until:
             self._update_idle_state(now)
+        if self._state_path is not None and now - self._resume_saved_at >= RESUME_SAVE_IDLE_S:
+            self._resume_save_due = True
+            self._resume_saved_at = now
+            self._write_if_immediate()
         return self._finish(now, "tick")
 
     def _update_idle_state(self, now: float) -> None:
@@ -720,9 +819,16 @@ class PersonalityEngine:
                 raise InputRejected("missing_session", "conversation started without session_id")
         except InputRejected as exc:
             raise self._reject(exc) from None
+        if self.conversation_active:
+            # RS-1: a session's clock starts once. A STARTED while a session runs (a
+            # duplicate, or a second session over the first) would restart the clock and
+            # let a session run past its limit: refused and counted; the running session
+            # ends first (ENDED, or the bridge-lost end).
+            what = "a duplicate" if session_id == self.session_id else "another session"
+            raise self._reject(InputRejected(
+                "duplicate_start", f"conversation STARTED ({what}: {session_id[:40]!r}) while "
+                f"session {self.session_id!r} runs"))
         self._advance(now)
-        if self.conversation_active and session_id == self.session_id:
-            return self._finish(now, "conversation")  # duplicate start: nothing new
         self.conversation_active = True
         self.session_id = session_id
         self.turn_id = 0
@@ -731,6 +837,7 @@ class PersonalityEngine:
         self._arc.clear()
         self._session_had_negative = False
         self.memory.session_count += 1
+        self.usage.save_due = True  # issue 19: the session is in the state file at once
         self._wake(now)
         self._fire_l0("L0-06", now)
         self._profile_due = True
@@ -742,7 +849,7 @@ class PersonalityEngine:
         return self._finish(now, "conversation")
 
     def on_conversation_ended(self, now: float, session_id: str = "",
-                              turns: int = 0) -> EngineOutput:
+                              turns: int = 0, reason: str = "") -> EngineOutput:
         try:
             now = self._check_now(now)
             session_id = _text("session_id", session_id)
@@ -753,6 +860,8 @@ class PersonalityEngine:
             return self._finish(now, "conversation")  # L0-07/08 need a conversation to end
         self.conversation_active = False
         self._conv_ended_at = now
+        self._bridge_absent_since = None
+        self.last_end_reason = _text("reason", reason)[:64] or "ended"
         # L0-07 / L0-08 (IDLE-05 / IDLE-06)
         self._fire_l0("L0-07" if self.valence > 0.0 else "L0-08", now)
         self.memory.total_conversation_s += self.usage.session_s
