@@ -119,7 +119,8 @@ def test_buddy_hears_a_child_answers_aloud_and_never_hears_itself(ros, pulse, tm
     mood, prosody = prosody_for(reply.emotion)
     ref = sum(c.samples.size / c.sample_rate for c in trimmed(
         EspeakSynth().stream(reply.text, prosody, threading.Event())))
-    assert abs((off - on) - ref) <= 0.2 * ref + 0.1, (mood, off - on, ref, [(s.text, s.session_id, s.turn_id) for s in says], speaking, talking)
+    assert abs((off - on) - ref) <= 0.2 * ref + 0.1, (
+        mood, off - on, ref, [(s.text, s.session_id, s.turn_id) for s in says], speaking)
     # the face's mouth: talking while the audio played, energy at ~20 Hz
     assert any(t and on - 0.1 <= ts <= off + 0.1 for ts, t in talking), talking
     assert len([v for ts, v in energy if on <= ts <= off]) >= 0.6 * 20 * (off - on)
