@@ -19,6 +19,8 @@ setup(
         (f"share/{package_name}", ["package.xml"]),
         (f"share/{package_name}/launch", glob("launch/*.launch.py")),
         (f"share/{package_name}/config", glob("config/*.yaml") + glob("config/*.xml")),
+        # the parent page's HTML, CSS and JavaScript (no build step), DESIGN §4.6
+        (f"share/{package_name}/dashboard", glob(f"{package_name}/dashboard/static/*")),
     ],
     install_requires=[
         "setuptools",
@@ -30,8 +32,10 @@ setup(
         "rich",
         "PyYAML",
         "matplotlib",
+        "starlette",
+        "uvicorn",
     ],
-    extras_require={"test": ["pytest", "hypothesis", "ruff"]},
+    extras_require={"test": ["pytest", "hypothesis", "ruff", "playwright"]},
     zip_safe=True,
     maintainer="Buddy engineering",
     maintainer_email="engineering@buddy.invalid",
@@ -45,6 +49,7 @@ setup(
             "identity_node = buddy_personality.nodes.identity_node:main",
             "face_driver_node = buddy_personality.nodes.face_driver_node:main",
             "llm_bridge_node = buddy_personality.nodes.llm_bridge_node:main",
+            "parent_dashboard_node = buddy_personality.nodes.parent_dashboard_node:main",
             "buddy = buddy_personality.tools.cli.cli:main",
         ],
     },

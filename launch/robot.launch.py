@@ -2,7 +2,7 @@
 
     ros2 launch buddy_personality robot.launch.py [face_port:=/dev/ttyACM0]
         [llm_url:=http://server:8000/v1] [use_sim_time:=true] [log_level:=debug]
-        [params_file:=/path/robot.yaml] [dds:=network]
+        [params_file:=/path/robot.yaml] [dds:=network] [dashboard_host:=0.0.0.0]
 
 Parameters come from config/robot.yaml; the launch arguments override the face port and
 the LLM server URL. DDS stays on this machine unless dds:=network (DESIGN §5).
@@ -48,6 +48,9 @@ def generate_launch_description() -> LaunchDescription:
                               description="face board serial port, 'auto', or 'sim'"),
         DeclareLaunchArgument("llm_url", default_value="",
                               description="OpenAI-compatible LLM server URL; empty = layer 0"),
+        DeclareLaunchArgument("dashboard_host", default_value="127.0.0.1",
+                              description="parent page address; 0.0.0.0 opens it to the "
+                                          "home network"),
         DeclareLaunchArgument("use_sim_time", default_value="false",
                               description="use /clock (bag replay)"),
         DeclareLaunchArgument("log_level", default_value="info",
@@ -65,4 +68,6 @@ def generate_launch_description() -> LaunchDescription:
         # no launch-side transitions are needed.
         LifecycleNode(**common("face_driver"), parameters=parameters(
             port=ParameterValue(LaunchConfiguration("face_port"), value_type=str))),
+        Node(**common("parent_dashboard"), parameters=parameters(
+            host=ParameterValue(LaunchConfiguration("dashboard_host"), value_type=str))),
     ])

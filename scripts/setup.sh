@@ -161,7 +161,24 @@ ln -sfn "$root/resource/buddy_personality" \
 # which pip ignores): link the console scripts there.
 libdir="$venv/lib/buddy_personality"
 mkdir -p "$libdir"
-for exe in personality_node governor_node identity_node face_driver_node llm_bridge_node buddy; do
+for exe in personality_node governor_node identity_node face_driver_node llm_bridge_node \
+        parent_dashboard_node buddy; do
     [[ -e "$venv/bin/$exe" ]] && ln -sf "../../bin/$exe" "$libdir/$exe"
 done
+
+# 6. Chromium for the parent page's browser tests (Playwright drives the system's browser;
+#    nothing is downloaded at run time). Debian/Ubuntu's package, when we may install it.
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        say "installing chromium from the system's packages (browser tests of the parent page)"
+        mkdir -p "$root/build"
+        if ! { apt-get -o DPkg::Lock::Timeout=300 update -qq \
+                && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
+                   install -y -qq chromium; } >"$root/build/apt-chromium.log" 2>&1; then
+            say "chromium could not be installed (see build/apt-chromium.log): browser tests will skip"
+        fi
+    else
+        say "no chromium: the parent page's browser tests will skip (apt-get install chromium)"
+    fi
+fi
 exit 0

@@ -96,8 +96,12 @@
     container.dataset.mood = moodName;
     container.dataset.talking = String(talking);
     container.dataset.conv = face.conv_state || "idle";
-    container.dataset.drawnAt = String(performance.now());
+    // The last draws with their wall-clock time (for the dashboard benchmark and tests:
+    // face/state's stamp to the face on screen).
+    history.push({ mood: moodName, talking: talking, conv: face.conv_state, wall_ms: Date.now() });
+    if (history.length > 500) history.shift();
   }
+  const history = [];
 
-  window.BuddyFace = { draw: draw, moods: Object.keys(MOODS) };
+  window.BuddyFace = { draw: draw, moods: Object.keys(MOODS), history: history };
 })();
