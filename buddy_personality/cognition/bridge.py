@@ -36,6 +36,8 @@ from buddy_personality.cognition.health import HealthConfig, ServerHealth
 from buddy_personality.cognition.intentions import IntentionStore
 from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE, layer0_reply
 from buddy_personality.cognition.mapping import (
+    CONFIDENCE,
+    SOURCE_HYBRID,
     GovernorSignalRecord,
     Intent,
     MemoryTagRecord,
@@ -55,6 +57,19 @@ from buddy_personality.cognition.views import (
 )
 from buddy_personality.cognition.vocabulary import GESTURES, MOOD_SET
 from buddy_personality.governor.policy import CallPolicy, call_policy
+from buddy_personality.safety.distress import DistressMatch
+from buddy_personality.safety.speech_safety import (
+    CALM_EMOTION,
+    CALM_INTENSITY,
+    CALM_REASON,
+    HC9_LINE,
+    REFUSED_EMOTION,
+    REFUSED_INTENSITY,
+    REFUSED_REASON,
+    AlertOut,
+    GuardrailOut,
+    SpeechSafety,
+)
 
 # buddy_msgs/ConversationPhase
 PHASE_IDLE, PHASE_ATTENTION, PHASE_LISTENING, PHASE_PTT = 0, 1, 2, 3
@@ -66,6 +81,7 @@ END_GOODBYE, END_SILENCE, END_SESSION_LIMIT = "goodbye", "silence_timeout", "ses
 END_DAILY_LIMIT, END_GOVERNOR_HALTED, END_REQUESTED = (
     "daily_limit", "governor_halted", "requested",
 )
+END_HC9, END_SERVER = "hc9_distress", "server_unavailable"
 # buddy_msgs/ButtonEvent
 BUTTON_PTT = 0
 BTN_PRESS, BTN_RELEASE, BTN_TOGGLE, BTN_CLICK = 0, 1, 2, 3
@@ -97,8 +113,13 @@ class PhaseOut:
 class ConversationOut:
     kind: int
     session_id: str
-    trigger: str
+    trigger: str        # STARTED: TRIGGER_*; ENDED: the END_* reason (also in end_reason)
     turns: int
+
+    @property
+    def end_reason(self) -> str:
+        """ConversationEvent.end_reason: every ENDED event has one; STARTED has none."""
+        return self.trigger if self.kind == CONV_ENDED else ""
 
 
 @dataclass(slots=True, frozen=True)
@@ -148,6 +169,8 @@ class Step:
     memories: list[MemoryOut] = field(default_factory=list)
     signals: list[SignalOut] = field(default_factory=list)
     system_events: list[int] = field(default_factory=list)
+    guardrails: list[GuardrailOut] = field(default_factory=list)   # HC-9, output guard
+    alerts: list[AlertOut] = field(default_factory=list)           # HC-9 alert log
     call: CallRequest | None = None
     cancel_ticket: int | None = None
     probe: bool = False
@@ -157,7 +180,8 @@ class Step:
     def empty(self) -> bool:
         return not (self.phases or self.conversation or self.intents or self.says
                     or self.gestures or self.memories or self.signals or self.system_events
-                    or self.call or self.probe or self.governor_reset
+                    or self.guardrails or self.alerts or self.call or self.probe
+                    or self.governor_reset
                     or self.cancel_ticket is not None)
 
 
@@ -218,6 +242,7 @@ class BridgeCore:
         self.gate = CognitionGate(gate)
         self.health = ServerHealth(server_configured, health)
         self.stats = BridgeStats()
+        self.safety = SpeechSafety(self.config.max_utterance_chars)
         self.session: Session | None = None
         self.profile = ProfileView()
         self.identity = IdentityView()
@@ -290,7 +315,8 @@ class BridgeCore:
         if not is_final:
             self.stats.ignored_partial += 1
             return Step()
-        text = " ".join(str(text).split())[: self.config.max_utterance_chars]
+        # Input hardening (issue 13): cut, control characters dropped, instructions counted.
+        text = self.safety.harden(text).text
         s = self.session
         woke, rest = split_wake(text, self.config.wake_phrase)
         if s is None:
@@ -302,13 +328,20 @@ class BridgeCore:
             if self.session is None:          # refused (RS-2 lockout)
                 return step
             if rest:
-                self._merge(step, self._turn(now, rest))
+                distress = self.safety.distress_in(rest)
+                self._merge(step, self._hc9(now, distress) if distress is not None
+                            else self._turn(now, rest))
             return step
         if woke:
             text = rest
             if not text:
                 s.last_activity = now
                 return Step()
+        # HC-9 (DESIGN §6.15): the distress check comes before anything else in a session,
+        # a pending LLM call included (it is cancelled).
+        distress = self.safety.distress_in(text)
+        if distress is not None:
+            return self._hc9(now, distress)
         if is_goodbye(text):
             return self._end(now, END_GOODBYE)
         if s.pending is not None:
@@ -429,6 +462,55 @@ class BridgeCore:
                                            "failed", failed_attempts=result.failed_attempts))
         return step
 
+    # --- safety (DESIGN §6.15, §6.16; logic in buddy_personality/safety/) ------------------
+    def screen(self, step: Step) -> Step:
+        """The one chokepoint before `tts/say` (§6.16): the node passes every Step through
+        here before publishing, so every line (LLM, layer 0, closing, lockout, identity
+        checks, speech errors) is checked. A refused line is replaced by its rule's safe
+        line, the reply's emotion falls back to THINKING, its gestures are dropped, the
+        session history keeps the safe line, and a GuardrailEvent names the rule."""
+        if not step.says:
+            return step
+        says: list[SayOut] = []
+        for say in step.says:
+            verdict, event = self.safety.screen(say.text)
+            if event is None:
+                says.append(say)
+                continue
+            says.append(SayOut(verdict.text, REFUSED_EMOTION, say.session_id, say.turn_id))
+            step.guardrails.append(event)
+            step.gestures = []
+            turn = (say.session_id, say.turn_id)
+            thinking = Intent(REFUSED_EMOTION, REFUSED_INTENSITY, CONFIDENCE[SOURCE_HYBRID],
+                              SOURCE_HYBRID,
+                              REFUSED_REASON)
+            step.intents = [i for i in step.intents if (i.session_id, i.turn_id) != turn]
+            step.intents.append(IntentOut(thinking, say.session_id, say.turn_id))
+            s = self.session
+            if s is not None and s.history and s.history[-1].buddy_text == say.text:
+                h = s.history[-1]
+                s.history[-1] = HistoryTurn(h.user_text, verdict.text, REFUSED_EMOTION,
+                                            h.topics)
+        step.says = says
+        return step
+
+    def _hc9(self, now: float, match: DistressMatch, turn_id: int | None = None) -> Step:
+        """HC-9 stop: the fixed gentle line, a calm intent, the event and the alert, and
+        the session ends with END_HC9. No LLM call for this turn (§6.15)."""
+        s = self.session
+        assert s is not None
+        turn = s.turns + 1 if turn_id is None else turn_id
+        event, alert = self.safety.hc9(match, self.layer, s.session_id, turn)
+        calm = Intent(CALM_EMOTION, CALM_INTENSITY, CONFIDENCE[SOURCE_HYBRID], SOURCE_HYBRID,
+                      CALM_REASON)
+        step = Step(intents=[IntentOut(calm, s.session_id, turn)],
+                    says=[SayOut(HC9_LINE, CALM_EMOTION, s.session_id, turn)],
+                    guardrails=[event], alerts=[alert])
+        self._merge(step, self._end(now, END_HC9))
+        if self._idle_at is not None:
+            self._idle_at += self._speech_duration(HC9_LINE)
+        return step
+
     # --- internals ----------------------------------------------------------------------
     def _count_gate(self, d: GateDecision) -> None:
         self.stats.gate[d.reason] = self.stats.gate.get(d.reason, 0) + 1
@@ -454,6 +536,8 @@ class BridgeCore:
         into.memories += other.memories
         into.signals += other.signals
         into.system_events += other.system_events
+        into.guardrails += other.guardrails
+        into.alerts += other.alerts
         into.notes += other.notes
         into.call = other.call or into.call
         into.probe = into.probe or other.probe
@@ -539,6 +623,11 @@ class BridgeCore:
     def _answer_llm(self, now: float, s: Session, p: _Pending, result: CallResult) -> Step:
         resp = result.response
         assert resp is not None
+        # HC-9 in layer 1 (DESIGN §6.15): the model saw distress the phrase list missed.
+        distress = self.safety.distress_in_reply(resp.child_affect, resp.mood_reason,
+                                                 resp.inner_thought)
+        if distress is not None:
+            return self._hc9(now, distress, p.turn_id)
         self.stats.dropped_parts += len(result.dropped)
         step = Step(notes=[f"dropped {d}" for d in result.dropped])
         hybrid = hybrid_intent(resp)
@@ -548,9 +637,10 @@ class BridgeCore:
         if post is not None:
             step.intents.append(IntentOut(post, s.session_id, p.turn_id))
         step.gestures += [GESTURES[g] for g in resp.gestures]
-        if resp.memory_tags:
+        tags = self.safety.memory_tags(resp.memory_tags)   # issue 13 input hardening
+        if tags:
             step.memories.append(MemoryOut(s.session_id, p.turn_id,
-                                           tuple(memory_record(t) for t in resp.memory_tags)))
+                                           tuple(memory_record(t) for t in tags)))
         for u in resp.intention_updates:
             outcome = s.intentions.apply(p.turn_id, u)
             step.notes.append(f"intention {u.operation} {u.type}: {outcome}")

@@ -24,7 +24,10 @@ import math
 import queue
 import random
 import threading
+import time
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from rclpy.node import Node
@@ -65,6 +68,7 @@ from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPubl
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import now_s, run_node
+from buddy_personality.safety.alerts import DEFAULT_ALERT_LOG, AlertRecord, append_alert
 
 PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("server_url", "", "OpenAI-compatible server base URL (…/v1); empty = layer 0",
@@ -111,6 +115,8 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("tick_hz", 10.0, "conversation timer rate (phases, silence)", min=1.0,
               max=100.0, read_only=True),
     ParamSpec("seed", 0, "seed of the session-id RNG", min=0, max=2**31 - 1, read_only=True),
+    ParamSpec("alert_log_path", DEFAULT_ALERT_LOG, "HC-9 alert log for the parent dashboard "
+              "(JSON lines, docs/SAFETY.md); empty = no log", read_only=True),
 )
 
 TEXT_MAX = 2000   # DESIGN §5: oversize strings are truncated
@@ -173,6 +179,17 @@ class LlmBridgeNode(Node):
         self._pub_say = self.create_publisher(Say, "tts/say", qos.EVENTS)
         self._pub_gesture = self.create_publisher(Gesture, "face/gesture", qos.EVENTS)
         self._pub_system = self.create_publisher(SystemEvent, "system/events", qos.EVENTS)
+        self._pub_guardrail = self.create_publisher(GuardrailEvent, "personality/guardrail",
+                                                    qos.EVENTS)
+        log = p["alert_log_path"].strip()
+        self._alert_log = Path(log).expanduser() if log else None
+        self._alerts_written = 0
+        self._alert_failures = 0
+        # Time the output guard adds before a Step's lines are published (benchmarks/
+        # safety_guard.py reads the percentiles from /diagnostics).
+        self._screen_us: deque[float] = deque(maxlen=4096)       # wall time
+        self._screen_cpu_us: deque[float] = deque(maxlen=4096)   # this thread's CPU time
+        self._screened_steps = 0
 
         self.create_subscription(Utterance, "speech/utterance", self._on_utterance, qos.EVENTS)
         self.create_subscription(ButtonEvent, "face/button", self._on_button, qos.EVENTS)
@@ -318,6 +335,12 @@ class LlmBridgeNode(Node):
     # -- outputs -----------------------------------------------------------------------
 
     def _apply(self, step: Step) -> None:
+        if step.says:   # every line passes the output guard (DESIGN §6.16)
+            t0, c0 = time.perf_counter(), time.thread_time()
+            step = self._core.screen(step)
+            self._screen_us.append((time.perf_counter() - t0) * 1e6)
+            self._screen_cpu_us.append((time.thread_time() - c0) * 1e6)
+            self._screened_steps += 1
         if step.empty():
             for note in step.notes:
                 self.get_logger().debug(note)
@@ -347,6 +370,12 @@ class LlmBridgeNode(Node):
             m = Say(text=s.text, emotion=s.emotion, session_id=s.session_id, turn_id=s.turn_id)
             m.header.stamp = stamp
             self._pub_say.publish(m)
+        for gr in step.guardrails:
+            m = GuardrailEvent(rule_id=gr.rule_id, action=gr.action, details=gr.details)
+            m.header.stamp = stamp
+            self._pub_guardrail.publish(m)
+        for alert in step.alerts:
+            self._write_alert(alert)
         for g in step.gestures:
             m = Gesture(gesture_id=g, duration_ms=0)
             m.header.stamp = stamp
@@ -394,9 +423,23 @@ class LlmBridgeNode(Node):
     def _publish_conversation(self, events: list[Any], stamp: Any) -> None:
         for c in events:
             m = ConversationEvent(kind=c.kind, session_id=c.session_id, trigger=c.trigger,
-                                  turns=c.turns)
+                                  turns=c.turns, end_reason=c.end_reason)
             m.header.stamp = stamp
             self._pub_conv.publish(m)
+
+    def _write_alert(self, a: Any) -> None:
+        self.get_logger().warning(f"HC-9 distress stop ({a.category}): session {a.session_id}")
+        if self._alert_log is None:
+            return
+        try:
+            append_alert(self._alert_log, AlertRecord(
+                wall_time=time.time(), rule_id="HC-9", category=a.category, matched=a.matched,
+                pattern=a.pattern, source=a.source, layer=a.layer, session_id=a.session_id,
+                turn_id=a.turn_id))
+            self._alerts_written += 1
+        except OSError as exc:
+            self._alert_failures += 1
+            self._rejections.reject("alert_log_write", repr(exc))
 
     def _request_governor_reset(self, session_id: str) -> None:
         # Never wait on a service inside a callback: fire and forget; the core ignores
@@ -434,6 +477,17 @@ class LlmBridgeNode(Node):
             "governor_resets_unavailable": self._resets_unavailable,
         }
         values.update({f"gate.{k}": v for k, v in sorted(st.gate.items())})
+        values.update(self._core.safety.stats.values())
+        values["safety.alerts_written"] = self._alerts_written
+        values["safety.alert_write_failures"] = self._alert_failures
+        values["safety.screened_steps"] = self._screened_steps
+        for key, samples in (("screen_us", self._screen_us),
+                             ("screen_cpu_us", self._screen_cpu_us)):
+            if samples:
+                us = sorted(samples)
+                values[f"safety.{key}_p50"] = f"{us[len(us) // 2]:.1f}"
+                values[f"safety.{key}_p99"] = f"{us[min(len(us) - 1, int(len(us) * 0.99))]:.1f}"
+                values[f"safety.{key}_max"] = f"{us[-1]:.1f}"
         if self._client is not None:
             values["guided_decoding"] = self._client.guided_supported
         if st.last_error:

@@ -141,7 +141,8 @@ def test_layer_0_without_a_server_still_answers_kindly(ros) -> None:
     # PTT-less goodbye ends it with a kind line.
     speech.publish(utter("bye bye"))
     assert ros.spin_until(lambda: len(t.conv) == 2 and len(t.say) == 2, timeout=5)
-    assert t.conv[1].trigger == ConversationEvent.END_GOODBYE
+    # COORD contract: every ENDED event carries end_reason (trigger keeps it too).
+    assert t.conv[1].trigger == t.conv[1].end_reason == ConversationEvent.END_GOODBYE
     assert t.say[-1].text == CLOSING_LINES["goodbye"]
 
 
@@ -185,7 +186,8 @@ def test_rs1_ends_rs2_refuses(ros) -> None:
     assert ros.spin_until(lambda: t.conv and t.say, timeout=5)
     guard.publish(GuardrailEvent(rule_id="RS-1", action="end_session"))
     assert ros.spin_until(lambda: len(t.conv) == 2 and len(t.say) == 2, timeout=5)
-    assert t.conv[1].trigger == ConversationEvent.END_SESSION_LIMIT
+    # COORD contract: every ENDED event carries end_reason (trigger keeps it too).
+    assert t.conv[1].trigger == t.conv[1].end_reason == ConversationEvent.END_SESSION_LIMIT
     assert t.say[-1].text == CLOSING_LINES["session_limit"]
     guard.publish(GuardrailEvent(rule_id="RS-2", action="refuse_session"))
     ros.spin_for(0.2)
@@ -219,7 +221,8 @@ def test_halted_governor_closes_kindly(ros, server) -> None:
     gov.publish(GovernorState(state=GovernorState.HALTED, halt_reason="EXHAUSTION",
                               episode_id=2))
     assert ros.spin_until(lambda: len(t.conv) == 2 and len(t.say) == 2, timeout=5)
-    assert t.conv[1].trigger == ConversationEvent.END_GOVERNOR_HALTED
+    # COORD contract: every ENDED event carries end_reason (trigger keeps it too).
+    assert t.conv[1].trigger == t.conv[1].end_reason == ConversationEvent.END_GOVERNOR_HALTED
     assert t.say[-1].text == CLOSING_LINES["governor_halted"]
     n = len(server.chat_requests())
     speech.publish(utter("and then?"))
@@ -234,10 +237,12 @@ def test_ptt_button_and_end_conversation_service(ros) -> None:
     button.publish(ButtonEvent(button_id=ButtonEvent.BUTTON_PTT, event_type=ButtonEvent.PRESS))
     assert ros.spin_until(lambda: t.conv and t.phase[-1].phase == ConversationPhase.PTT)
     assert t.conv[0].trigger == ConversationEvent.TRIGGER_PTT
+    assert t.conv[0].end_reason == ""  # STARTED has no end reason
     resp = ros.call(Trigger, "llm_bridge/end_conversation", Trigger.Request())
     assert resp.success
     assert ros.spin_until(lambda: len(t.conv) == 2)
-    assert t.conv[1].trigger == ConversationEvent.END_REQUESTED
+    # COORD contract: every ENDED event carries end_reason (trigger keeps it too).
+    assert t.conv[1].trigger == t.conv[1].end_reason == ConversationEvent.END_REQUESTED
     assert not ros.call(Trigger, "llm_bridge/end_conversation", Trigger.Request()).success
 
 

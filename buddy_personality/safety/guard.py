@@ -1,0 +1,61 @@
+"""The output guard (DESIGN §6.16): every line Buddy is about to say passes `check` before
+`tts/say`. A line that breaks a rule of `output_rules.GUARD_TABLE` is not spoken; the rule's
+fixed safe line is, and the caller reports the rule. Pure and deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from buddy_personality.safety.output_rules import (
+    GUARD_TABLE,
+    RAW_MARKUP_CHARS,
+    RAW_MARKUP_RULE,
+    GuardRule,
+)
+from buddy_personality.safety.rules import Matcher
+from buddy_personality.safety.words import joined, normalise
+
+# A line that cannot even be checked sensibly (a broken server's wall of text) is longer
+# than anything Buddy says (schema caps text at 400 characters).
+MAX_LINE_CHARS = 600
+OVERSIZE_RULE = "OVERSIZE"
+OVERSIZE_LINE = "Hmm, let me think about that a different way. What would you like to talk about?"
+
+
+@dataclass(slots=True, frozen=True)
+class Verdict:
+    ok: bool
+    text: str               # what may be spoken: the line itself, or the safe line
+    rule_id: str = ""       # the rule that refused it
+    pattern: str = ""
+    words: str = ""
+
+
+class OutputGuard:
+    def __init__(self, table: tuple[GuardRule, ...] = GUARD_TABLE) -> None:
+        self._rules = tuple((Matcher.of(r.rule_id, r.patterns, r.exceptions, r.unless),
+                             r.replacement) for r in table)
+        self._markup = re.compile(RAW_MARKUP_CHARS)
+        self._markup_line = next((r.replacement for r in table
+                                  if r.rule_id == RAW_MARKUP_RULE), OVERSIZE_LINE)
+
+    def check(self, text: str) -> Verdict:
+        if len(text) > MAX_LINE_CHARS:
+            return Verdict(False, OVERSIZE_LINE, OVERSIZE_RULE, "", f"{len(text)} chars")
+        markup = self._markup.search(text)
+        if markup is not None:
+            return Verdict(False, self._markup_line, RAW_MARKUP_RULE, RAW_MARKUP_CHARS,
+                           markup.group(0))
+        norm = normalise(text)
+        line, words = joined(norm), set(norm)
+        for matcher, replacement in self._rules:
+            hit = matcher.match(line, words)
+            if hit is not None:
+                return Verdict(False, replacement, hit.name, hit.pattern, hit.words)
+        return Verdict(True, text)
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        return (*tuple(m.name for m, _ in self._rules), OVERSIZE_RULE)

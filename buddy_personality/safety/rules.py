@@ -1,0 +1,53 @@
+"""Compiled rule tables: one `Matcher` per distress category and per output-guard rule.
+
+A matcher first masks its exceptions (their matched words become `~`, which no pattern
+word, `*` or `..` can match), then looks for its patterns; `unless` patterns are looked for
+in the unmasked line. Everything is compiled once at import; matching is pure and
+deterministic (same line, same answer).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from buddy_personality.safety.words import PatternSet
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _blank(words: str) -> str:
+    return _WORD.sub("~", words)
+
+
+@dataclass(slots=True, frozen=True)
+class Hit:
+    name: str       # the rule id or distress category
+    pattern: str    # the table line that fired
+    words: str      # the words of the line it matched
+
+
+@dataclass(slots=True, frozen=True)
+class Matcher:
+    name: str
+    patterns: PatternSet
+    exceptions: PatternSet
+    unless: PatternSet
+
+    @classmethod
+    def of(cls, name: str, patterns: tuple[str, ...], exceptions: tuple[str, ...] = (),
+           unless: tuple[str, ...] = ()) -> Matcher:
+        return cls(name, PatternSet.of(patterns), PatternSet.of(exceptions),
+                   PatternSet.of(unless))
+
+    def match(self, line: str, words: frozenset[str] | set[str] | None = None) -> Hit | None:
+        """`line` is `joined(normalise(text))`, `words` (optional) the set of its words."""
+        if not self.patterns.search(line, words):
+            return None                       # the common case: at most one regex search
+        if self.unless.search(line):
+            return None
+        masked = self.exceptions.mask(line, _blank)
+        found = self.patterns.find(masked)
+        if found is None:
+            return None
+        return Hit(self.name, found[0], found[1])

@@ -1,0 +1,279 @@
+"""Normalised words and word patterns: the matching under every safety rule (DESIGN §6.15,
+§6.16).
+
+Rules match whole words of a normalised line, never substrings: "hit" does not match
+"white", "die" does not match "diet". Normalising makes a line's surface harmless to the
+match: case, curly quotes, accents, zero-width and control characters, look-alike letters
+from other alphabets, contractions with or without the apostrophe ("I'm", "im" -> "i am").
+Sentence punctuation becomes a boundary token, so a pattern never runs across two
+sentences and `^` / `$` can anchor at the start or end of one.
+
+Pattern language (one pattern is one string, written for a reviewer to read):
+- words, separated by spaces, normalised like the line ("i'm scared" == "i am scared")
+- `a|b|c`  one word among these
+- `(i see|there is|lots of)`  one of these word sequences (may be empty: `(really|)`)
+- `*`      any one word
+- `..`     a gap of up to three words (within the sentence)
+- `...`    a gap of up to eight words (within the sentence)
+- `^` `$`  start and end of a sentence
+
+A table of patterns compiles to one regular expression over the normalised line, so a rule
+costs one regex search per line whatever its size; the pattern that matched is found
+again only when the rule fires (for the GuardrailEvent and the alert).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+BOUNDARY = "."
+GAP_MAX_WORDS = 3
+LONG_GAP_MAX_WORDS = 8
+
+# Letters of other alphabets that look like Latin ones (a model or a typist can hide "alive"
+# as "аlive" with a Cyrillic а). NFKD handles accents and full-width forms; these it does not.
+_CONFUSABLES = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i",
+    "ј": "j", "ѕ": "s", "к": "k", "м": "m", "т": "t", "в": "b", "н": "h",
+    "α": "a", "ε": "e", "ι": "i", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "ν": "v",
+    "κ": "k", "χ": "x",
+    "‘": "'", "’": "'", "ʼ": "'", "`": "'", "´": "'",
+})
+
+# Contractions, with the apostrophe or without it (typed lines and some transcribers drop
+# it). Only forms that are not also ordinary words are listed without the apostrophe
+# ("ill", "well", "were", "its" stay as they are).
+CONTRACTIONS: dict[str, str] = {
+    "i'm": "i am", "im": "i am", "i've": "i have", "ive": "i have", "i'll": "i will",
+    "i'd": "i would", "you're": "you are", "youre": "you are", "you've": "you have",
+    "you'll": "you will", "youll": "you will", "you'd": "you would", "we're": "we are",
+    "we'll": "we will", "we've": "we have", "they're": "they are", "theyre": "they are",
+    "it's": "it is", "that's": "that is", "thats": "that is", "what's": "what is",
+    "whats": "what is", "where's": "where is", "wheres": "where is", "who's": "who is",
+    "there's": "there is", "theres": "there is", "here's": "here is", "he's": "he is",
+    "she's": "she is", "let's": "let us", "lets": "let us",
+    "can't": "can not", "cant": "can not", "cannot": "can not", "won't": "will not",
+    "don't": "do not", "dont": "do not", "doesn't": "does not", "doesnt": "does not",
+    "didn't": "did not", "didnt": "did not", "isn't": "is not", "isnt": "is not",
+    "aren't": "are not", "arent": "are not", "wasn't": "was not", "wasnt": "was not",
+    "weren't": "were not", "haven't": "have not", "havent": "have not",
+    "hasn't": "has not", "shouldn't": "should not", "wouldn't": "would not",
+    "couldn't": "could not", "mustn't": "must not",
+    "wanna": "want to", "gonna": "going to", "gotta": "got to", "lemme": "let me",
+    "gimme": "give me", "ain't": "is not", "y'all": "you all",
+}
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_DECIMAL = re.compile(r"(\d+)[.,](\d+)")
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.!?;:]+")
+
+
+def clean_text(text: str) -> str:
+    """Drop control and invisible format characters (zero-width spaces, bidi overrides);
+    keep the line readable. Used on child input and inside `normalise`."""
+    text = _CONTROL.sub(" ", text)
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
+def normalise(text: str) -> tuple[str, ...]:
+    """The words of `text`, lower case, contractions expanded, sentence ends as `.`."""
+    if text.isascii():   # the common case: no accents, look-alikes or invisible characters
+        text = _CONTROL.sub(" ", text).lower().replace("`", "'")
+    else:
+        text = clean_text(text).translate(_CONFUSABLES)
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+        text = text.translate(_CONFUSABLES)
+    text = _DECIMAL.sub(r"\1 point \2", text)   # "0.6" stays one number, not two sentences
+    out: list[str] = []
+    for tok in _TOKEN.findall(text):
+        if tok[0] in ".!?;:":
+            if out and out[-1] != BOUNDARY:
+                out.append(BOUNDARY)
+            continue
+        expanded = CONTRACTIONS.get(tok)
+        if expanded is not None:
+            out.extend(expanded.split())
+        elif "'" in tok:
+            out.append(tok.split("'")[0])   # possessive and other clitics: "mommy's" -> mommy
+        else:
+            out.append(tok)
+    while out and out[-1] == BOUNDARY:
+        out.pop()
+    return tuple(out)
+
+
+def joined(words: tuple[str, ...]) -> str:
+    """The form patterns search: sentence boundaries at both ends, one space between."""
+    return ". " + " ".join(words) + " ."
+
+
+class PatternError(ValueError):
+    pass
+
+
+def _word_regex(word: str) -> str:
+    alts = []
+    for alt in word.split("|"):
+        norm = normalise(alt)
+        if not norm or BOUNDARY in norm:
+            raise PatternError(f"empty or punctuated alternative {alt!r} in {word!r}")
+        alts.append(" ".join(re.escape(w) for w in norm))
+    return " (?:" + "|".join(alts) + ")(?= )"
+
+
+def _split_top(src: str) -> list[str]:
+    """Split a group's inside at `|` outside nested parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in src:
+        if ch == "|" and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur += ch
+    out.append(cur)
+    return out
+
+
+def _sequence(src: str, pattern: str) -> list[str]:
+    parts: list[str] = []
+    i = 0
+    while i < len(src):
+        ch = src[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch == "(":
+            depth, j = 0, i
+            while j < len(src):
+                depth += (src[j] == "(") - (src[j] == ")")
+                if depth == 0:
+                    break
+                j += 1
+            if depth != 0:
+                raise PatternError(f"unbalanced parentheses in {pattern!r}")
+            alts = ["".join(_sequence(a, pattern)) for a in _split_top(src[i + 1:j])]
+            parts.append("(?:" + "|".join(alts) + ")")
+            i = j + 1
+            continue
+        if ch == ")":
+            raise PatternError(f"unbalanced parentheses in {pattern!r}")
+        j = i
+        while j < len(src) and not src[j].isspace() and src[j] not in "()":
+            j += 1
+        tok = src[i:j]
+        i = j
+        if tok == "^":
+            parts.append(r"(?<=\.)")
+        elif tok == "$":
+            parts.append(r"(?= \.)")
+        elif tok == "*":
+            parts.append(r" [a-z0-9]+(?= )")
+        elif tok == "..":
+            parts.append(rf"(?: [a-z0-9]+){{0,{GAP_MAX_WORDS}}}(?= )")
+        elif tok == "...":
+            parts.append(rf"(?: [a-z0-9]+){{0,{LONG_GAP_MAX_WORDS}}}(?= )")
+        else:
+            parts.append(_word_regex(tok))
+    return parts
+
+
+def first_words(pattern: str) -> frozenset[str] | None:
+    """The words a match of `pattern` can start with, or None when any word can (a
+    leading `*`, gap or optional group). Lets a table skip its regex for lines that hold
+    none of them."""
+    src = pattern.strip()
+    if src.startswith("^"):
+        src = src[1:].strip()
+    if not src:
+        return None
+    if src[0] == "(":
+        depth, j = 0, 0
+        while j < len(src):
+            depth += (src[j] == "(") - (src[j] == ")")
+            if depth == 0:
+                break
+            j += 1
+        out: set[str] = set()
+        for alt in _split_top(src[1:j]):
+            if not alt.strip():
+                return None
+            sub = first_words(alt)
+            if sub is None:
+                return None
+            out |= sub
+        return frozenset(out)
+    tok = re.split(r"[\s()]", src, maxsplit=1)[0]
+    if tok in ("*", "..", "...", "$"):
+        return None
+    return frozenset(normalise(alt)[0] for alt in tok.split("|"))
+
+
+def compile_pattern(pattern: str) -> str:
+    """Regex source of one pattern over `joined(normalise(line))`."""
+    if not re.search(r"[a-z0-9]", pattern.lower()):
+        raise PatternError(f"pattern without words: {pattern!r}")
+    return "".join(_sequence(pattern, pattern))
+
+
+@dataclass(slots=True, frozen=True)
+class PatternSet:
+    """Patterns compiled to one regex; `find` names the first pattern (table order) that
+    matches, so a reviewer sees exactly which line of the table fired."""
+
+    patterns: tuple[str, ...]
+    _any: re.Pattern[str] | None
+    _each: tuple[re.Pattern[str], ...]
+    _first: frozenset[str] | None     # words every match starts with; None: any word
+
+    @classmethod
+    def of(cls, patterns: Iterable[str]) -> PatternSet:
+        pats = tuple(patterns)
+        sources = [compile_pattern(p) for p in pats]
+        any_re = re.compile("|".join(f"(?:{s})" for s in sources)) if sources else None
+        firsts = [first_words(p) for p in pats]
+        first = (None if any(f is None for f in firsts)
+                 else frozenset().union(*firsts))   # type: ignore[arg-type]
+        return cls(pats, any_re, tuple(re.compile(s) for s in sources), first)
+
+    def search(self, line: str, words: frozenset[str] | set[str] | None = None) -> bool:
+        """`line` is `joined(normalise(text))`; `words` (optional) the set of its words,
+        to skip the regex when no pattern can start in this line."""
+        if self._any is None:
+            return False
+        if words is not None and self._first is not None and self._first.isdisjoint(words):
+            return False
+        return self._any.search(line) is not None
+
+    def mask(self, line: str, blank: Callable[[str], str]) -> str:
+        """`line` with the words of every match of every pattern replaced by
+        `blank(words)`. Matches are found on the unmasked line, so one exception never
+        hides the words another (longer) one needs."""
+        if not self.search(line):
+            return line
+        covered = [False] * len(line)
+        for rx in self._each:
+            for m in rx.finditer(line):
+                covered[m.start():m.end()] = [True] * (m.end() - m.start())
+        out, i = [], 0
+        while i < len(line):
+            j = i
+            while j < len(line) and covered[j] == covered[i]:
+                j += 1
+            out.append(blank(line[i:j]) if covered[i] else line[i:j])
+            i = j
+        return "".join(out)
+
+    def find(self, line: str) -> tuple[str, str] | None:
+        """(pattern, the words it matched) of the first matching pattern, or None."""
+        if not self.search(line):
+            return None
+        for pattern, rx in zip(self.patterns, self._each, strict=True):
+            m = rx.search(line)
+            if m is not None:
+                return pattern, m.group(0).strip(" .")
+        return None

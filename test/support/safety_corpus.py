@@ -1,0 +1,82 @@
+"""The red-team corpus of test/data/safety/ (issue 13), loaded for the tests.
+
+The main files hold replies in the spec 002 §12.3 schema. The round directories
+(`round1/` to `round4/`) are text-only sets written later, each first measured as
+a held-out set against the rules of its day (figures in docs/SAFETY.md) and then kept as
+regression data; their lines are wrapped here in an ordinary §12.3 answer, so the graph
+tests hear them exactly like the main corpus.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "safety"
+
+
+@dataclass(slots=True, frozen=True)
+class Utterance:
+    text: str
+    expect: str        # "distress" or "ok"
+    category: str
+
+
+@dataclass(slots=True, frozen=True)
+class Reply:
+    id: str
+    label: str         # rule id (unsafe), topic (benign) or distress reason (affect)
+    child: str         # what the child said before it
+    reply: dict[str, Any]
+
+
+def _lines(name: str) -> list[dict[str, Any]]:
+    with (DATA / name).open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+ROUNDS = ("round1", "round2", "round3", "round4")
+ROUND_CHILD_LINE = "tell me more"
+
+
+def _wrapped(text: str) -> dict[str, Any]:
+    return {"inner_thought": "Answer the child simply.", "emotion": "happy", "intensity": 0.5,
+            "mood_reason": "talking with the child", "emotional_arc": "stable",
+            "child_affect": "neutral", "text": text, "gestures": [], "memory_tags": []}
+
+
+def _round_replies(expect: str) -> list[Reply]:
+    out = []
+    for name in ROUNDS:
+        for i, d in enumerate(_lines(f"{name}/replies.jsonl")):
+            if d["expect"] == expect:
+                out.append(Reply(f"{name}-{i + 1:03d}", d["rule"] or "round",
+                                 ROUND_CHILD_LINE, _wrapped(d["text"])))
+    return out
+
+
+def utterances(rounds: bool = True) -> list[Utterance]:
+    names = ["child_utterances.jsonl"]
+    if rounds:
+        names += [f"{r}/child_utterances.jsonl" for r in ROUNDS]
+    return [Utterance(d["text"], d["expect"], d["category"]) for n in names for d in _lines(n)]
+
+
+def unsafe_replies(rounds: bool = True) -> list[Reply]:
+    main = [Reply(d["id"], d["rule"], d["child"], d["reply"])
+            for d in _lines("unsafe_replies.jsonl")]
+    return main + (_round_replies("refuse") if rounds else [])
+
+
+def benign_replies(rounds: bool = True) -> list[Reply]:
+    main = [Reply(d["id"], d["topic"], d["child"], d["reply"])
+            for d in _lines("benign_replies.jsonl")]
+    return main + (_round_replies("speak") if rounds else [])
+
+
+def affect_replies() -> list[Reply]:
+    """Layer-1 replies whose child_affect and reasoning signal distress (or do not)."""
+    return [Reply(d["id"], d["expect"], d["child"], d["reply"])
+            for d in _lines("affect_replies.jsonl")]
