@@ -39,6 +39,15 @@ MAX_ALERT_FILE_BYTES = 8 * 1024 * 1024
 PARENT_RULE_PREFIXES: tuple[str, ...] = ("HC-", "RS-", "VOICE-", "AUTH")
 
 
+# HC-9 alert categories (docs/SAFETY.md) in a parent's words.
+CATEGORY_WORDS: dict[str, str] = {
+    "hurt": "being hurt", "fear": "being afraid", "lost_alone": "being lost or alone",
+    "disclosure": "someone hurting them", "self_harm_death": "wanting to hurt themselves",
+    "despair": "deep sadness", "bullying": "bullying", "help": "needing help",
+    "crying": "crying", "child_affect": "distress",
+}
+
+
 def _rule_sentence(rule_id: str, details: str) -> str:
     return f"{rule_id}: {details}" if details else rule_id
 
@@ -250,9 +259,10 @@ def parse_alert_line(line: bytes) -> AlertView | None:
     sentence = row.get("sentence") or row.get("summary") or row.get("message") or ""
     if not sentence:
         matched = row.get("matched") or row.get("phrase") or ""
-        sentence = ("Your child said something that sounded like distress"
-                    + (f" (\u201c{matched}\u201d)" if matched else "")
-                    + ". Buddy stopped and asked them to find a grown-up.")
+        category = CATEGORY_WORDS.get(str(row.get("category", "")), "distress")
+        sentence = (f"Your child said something that sounded like {category}"
+                    + (f" (\u201c{str(matched)[:200]}\u201d)" if matched else "")
+                    + ". Buddy stopped talking and asked them to find a grown-up.")
     alert_id = row.get("alert_id") or row.get("id") or f"hc9-{float(t):.3f}"
     return AlertView(alert_id=str(alert_id)[:128], time=float(t), rule_id=str(rule)[:16],
                      sentence=str(sentence)[:400], distress=True)

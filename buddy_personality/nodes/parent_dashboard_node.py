@@ -67,7 +67,7 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               "the dashboard's own session log (no transcripts, HC-3)", read_only=True),
     ParamSpec("retention_days", 14.0, "days of sessions kept", min=1.0, max=365.0,
               read_only=True),
-    ParamSpec("alerts_path", "~/.local/share/buddy/alerts.jsonl",
+    ParamSpec("alerts_path", "~/.local/share/buddy/safety_alerts.jsonl",
               "HC-9 alert log the LLM bridge appends to (docs/SAFETY.md)", read_only=True),
     ParamSpec("acks_path", "~/.local/share/buddy/dashboard_acks.json",
               "alerts a parent acknowledged", read_only=True),

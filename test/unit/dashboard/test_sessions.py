@@ -76,3 +76,18 @@ def test_bad_entries_are_dropped_and_good_ones_kept(tmp_path) -> None:
     path.write_text(json.dumps({"version": 1, "sessions": [good, *bad]}))
     log = SessionLog(path, now=3.0)
     assert [s.session_id for s in log.sessions] == ["s1"] and log.load_errors == 4
+
+
+def test_an_hc9_record_of_the_safety_alert_log_reads_as_a_sentence() -> None:
+    """docs/SAFETY.md record (schema 1) -> a distress alert naming what matched."""
+    from buddy_personality.dashboard.graph_view import parse_alert_line
+
+    line = (b'{"category": "disclosure", "layer": 0, "matched": "mommy hits me", '
+            b'"pattern": "...", "rule_id": "HC-9", "schema": 1, "session_id": "5b0e", '
+            b'"source": "utterance", "turn_id": 1, "wall_time": 1795456800.0}')
+    alert = parse_alert_line(line)
+    assert alert is not None and alert.distress and alert.rule_id == "HC-9"
+    assert alert.time == 1795456800.0
+    assert "someone hurting them" in alert.sentence and "mommy hits me" in alert.sentence
+    assert parse_alert_line(b'{"torn": ') is None
+    assert parse_alert_line(b'["not", "a", "record"]') is None
