@@ -148,25 +148,73 @@ if ! fresh pkg "$h"; then
     fi
     stamp pkg "$h"
 fi
-# Editable installs skip setup.py's data_files, so the share files are linked in the way
-# `colcon build --symlink-install` would: edits to launch/ and config/ apply at once.
+# Editable installs skip setup.py's data_files, so the share files are linked one by one,
+# as `colcon build --symlink-install` does: edits to launch/ and config/ apply at once, and
+# `ros2 launch buddy_personality robot.launch.py` finds the file (ros2launch walks the share
+# directory with os.walk, which does not descend into a linked directory).
 share="$venv/share/buddy_personality"
 mkdir -p "$share" "$venv/share/ament_index/resource_index/packages"
+link_each() {  # link_each DIR FILE...: DIR a real directory with one link per FILE
+    local dir=$1
+    shift
+    [[ -L "$dir" ]] && rm -f "$dir"   # an older set-up linked the whole directory
+    mkdir -p "$dir"
+    find "$dir" -maxdepth 1 -xtype l -delete   # links to files removed from the source
+    local f
+    for f in "$@"; do ln -sfn "$f" "$dir/"; done
+}
+shopt -s nullglob
 ln -sfn "$root/package.xml" "$share/package.xml"
-ln -sfn "$root/launch" "$share/launch"
-ln -sfn "$root/config" "$share/config"
+link_each "$share/launch" "$root"/launch/*.launch.py                  # setup.py data_files
+link_each "$share/config" "$root"/config/*.yaml "$root"/config/*.xml
+link_each "$share/dashboard" "$root"/buddy_personality/dashboard/static/*
+shopt -u nullglob
 ln -sfn "$root/resource/buddy_personality" \
     "$venv/share/ament_index/resource_index/packages/buddy_personality"
 # ros2 run looks for executables in <prefix>/lib/<package>/ (setup.cfg's install_scripts,
-# which pip ignores): link the console scripts there.
+# which pip ignores): link every console script of setup.py there.
 libdir="$venv/lib/buddy_personality"
 mkdir -p "$libdir"
-for exe in personality_node governor_node identity_node face_driver_node llm_bridge_node \
-        parent_dashboard_node buddy; do
+find "$libdir" -maxdepth 1 -xtype l -delete
+for exe in $("$py" - <<'PY'
+from importlib.metadata import entry_points
+print(*sorted(e.name for e in entry_points(group="console_scripts")
+              if e.value.startswith("buddy_personality.")))
+PY
+); do
     [[ -e "$venv/bin/$exe" ]] && ln -sf "../../bin/$exe" "$libdir/$exe"
 done
 
-# 6. Chromium for the parent page's browser tests (Playwright drives the system's browser;
+# 6. ROS 2 tools: the ros2 CLI, launch and launch_testing ---------------------------------
+# PyPI has no wheels for them; ../shared/ros2-jazzy (beside the repository, as in CI) holds
+# their upstream Jazzy sources and an install script. Without it Buddy still runs and
+# tests (the launch tests skip and say why); a Pi has these from apt (README).
+overlay=${BUDDY_ROS2_JAZZY:-}
+if [[ -z "$overlay" ]]; then
+    for candidate in "$root/../shared/ros2-jazzy" \
+            "$(git -C "$root" rev-parse --path-format=absolute --git-common-dir 2>/dev/null \
+               || echo /nonexistent)/../../shared/ros2-jazzy"; do
+        if [[ -f "$candidate/install.sh" ]]; then
+            overlay=$(cd "$candidate" && pwd)
+            break
+        fi
+    done
+fi
+if [[ -n "$overlay" && "$overlay" != none && -f "$overlay/install.sh" ]]; then
+    mkdir -p "$root/build"
+    log="$root/build/ros2-jazzy.log"
+    if ! run_logged "$log" 0 bash "$overlay/install.sh" "$venv"; then
+        tail -n 30 "$log" >&2
+        echo "installing the ROS 2 tools from $overlay failed; full log: $log" >&2
+        exit 1
+    fi
+    say "ros2 CLI, launch and launch_testing: $(tail -n 1 "$log" | sed 's/^\[ros2-jazzy\] //')"
+else
+    say "ros2 CLI, launch and launch_testing: not installed (no ../shared/ros2-jazzy;" \
+        "tests under test/launch skip)"
+fi
+
+# 7. Chromium for the parent page's browser tests (Playwright drives the system's browser;
 #    nothing is downloaded at run time). Debian/Ubuntu's package, when we may install it.
 if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
     if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then

@@ -1,15 +1,34 @@
 """The `main()` of every node (brief: spin; KeyboardInterrupt / ExternalShutdownException;
-destroy_node; try_shutdown; exit 0 on Ctrl-C and SIGTERM) and small clock helpers."""
+destroy_node; try_shutdown; exit 0 on Ctrl-C and SIGTERM) and small clock helpers.
+
+Ctrl-C in the terminal running `ros2 launch` sends SIGINT to every process of the group,
+and launch, when its stdin is not a terminal, sends each node a SIGINT of its own a few
+milliseconds later. A second signal must not interrupt the first one's teardown: an
+uncaught KeyboardInterrupt there ended a node with -2, and a teardown cut in the middle
+once left governor_node hanging until SIGKILL (issue 18). So the first SIGINT or SIGTERM
+starts the one stop, later ones are counted and ignored, and a watchdog dumps every
+thread's stack and exits if the stop ever takes longer than STOP_DEADLINE_S.
+"""
 
 from __future__ import annotations
 
+import faulthandler
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
+from types import FrameType
+from typing import Any
 
 import rclpy
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
+from rclpy.signals import (
+    SignalHandlerOptions,
+    get_current_signal_handlers_options,
+    install_signal_handlers,
+    uninstall_signal_handlers,
+)
 
 from buddy_personality.dds_confinement import confine_dds
 from buddy_personality.nodes.common.executor import make_executor
@@ -38,12 +57,63 @@ def stopped_by_signal(grace_s: float = 1.0) -> bool:
     return True
 
 
+# A stop (teardown, destroy the nodes, shut rclpy down) takes well under a second; past
+# this something is stuck: print where and exit, before launch escalates to SIGTERM (5 s)
+# and SIGKILL. Exits 1, so a stuck stop is seen, not hidden.
+STOP_DEADLINE_S = 4.0
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class StopSignals:
+    """The process's SIGINT/SIGTERM policy: the first signal stops (KeyboardInterrupt in
+    the main thread); from then on both are ignored at the OS level, through the teardown
+    and through the interpreter's exit. (Python's exit puts its own handlers back to the
+    default action, so a second Ctrl-C arriving while Fast DDS is being torn down used to
+    kill the process with -2: an ignored signal stays ignored.)"""
+
+    def __init__(self) -> None:
+        self.stopping = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if not self.stopping:
+            self.begin_stop()
+            raise KeyboardInterrupt
+
+    def begin_stop(self) -> None:
+        """From now on signals are ignored; the watchdog bounds the rest of the process."""
+        if self.stopping:
+            return
+        self.stopping = True
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_IGN)
+        faulthandler.dump_traceback_later(STOP_DEADLINE_S, exit=True)
+
+
+stop_signals = StopSignals()
+
+
+def install_stop_signals() -> None:
+    """Make `stop_signals` the Python handler of SIGINT and SIGTERM, beneath rclpy's own
+    (which wakes the executor and chains to the Python handler). Best called before
+    rclpy.init; after it, rclpy's handlers are taken out and put back on top."""
+    if all(signal.getsignal(s) is stop_signals for s in STOP_SIGNALS):
+        return
+    options = get_current_signal_handlers_options()
+    if options != SignalHandlerOptions.NO:
+        uninstall_signal_handlers()
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, stop_signals)
+    if options != SignalHandlerOptions.NO:
+        install_signal_handlers(options)
+
+
 def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
                       prog: str) -> int:
     """Run `body` (build and spin) under the one stop policy of every Buddy process:
     Ctrl-C, SIGTERM or an external shutdown exit 0; a bad parameter prints the reason
     and exits 2; `teardown` (shut the executor down, destroy the nodes) always runs,
-    then the context is shut down."""
+    then the context is shut down. A second Ctrl-C or SIGTERM changes nothing of this."""
+    install_stop_signals()
     try:
         body()
     except (KeyboardInterrupt, ExternalShutdownException):
@@ -52,10 +122,11 @@ def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     except Exception:
-        if stopped_by_signal():
-            return 0
+        if stop_signals.stopping or stopped_by_signal():
+            return 0  # the signal surfaced inside a pybind11 call as another error
         raise
     finally:
+        stop_signals.begin_stop()
         teardown()
         rclpy.try_shutdown()
     return 0
@@ -64,20 +135,24 @@ def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
 def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> int:
     """Run one node until Ctrl-C or SIGTERM; returns the process exit code.
 
-    DDS is confined to this machine unless BUDDY_DDS=network (DESIGN §5).
+    DDS is confined to this machine unless BUDDY_DDS=network (DESIGN §5). rclpy.init runs
+    under the stop policy too, so a Ctrl-C that lands during it also exits 0.
     """
     confine_dds()
-    rclpy.init(args=list(args) if args is not None else sys.argv)
-    executor = make_executor()  # cached wait set: cheap wake-ups (issue 8, idle CPU)
+    install_stop_signals()  # before rclpy.init, so that rclpy's handlers chain to it
     built: list[Node] = []
+    executors: list[Any] = []
 
     def body() -> None:
+        rclpy.init(args=list(args) if args is not None else sys.argv)
+        executors.append(make_executor())  # cached wait set: cheap wake-ups (issue 8)
         built.append(factory())
-        executor.add_node(built[0])
-        executor.spin()
+        executors[0].add_node(built[0])
+        executors[0].spin()
 
     def teardown() -> None:
-        executor.shutdown()
+        for executor in executors:
+            executor.shutdown()
         for node in built:
             node.destroy_node()
 
