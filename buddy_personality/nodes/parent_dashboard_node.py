@@ -323,8 +323,15 @@ class RosDashboardPort:
             action=action, command=command, args=args, parent_token=token))
         if isinstance(response, ActionResult):
             return response
-        ok = response.accepted and response.state not in (ExecuteCommand.Response.DENIED,)
-        return ActionResult(ok, response.message or ("Done." if ok else "Refused."))
+        # What each step must reach in the Command Execution FSM (spec 004 §3).
+        expected = {"request": ExecuteCommand.Response.PENDING_CONFIRMATION,
+                    "confirm": ExecuteCommand.Response.EXECUTED,
+                    "cancel": ExecuteCommand.Response.CANCELLED}[step]
+        ok = response.accepted and response.state == expected
+        done = {"request": "", "confirm": "Done: Buddy is forgetting.",
+                "cancel": "Cancelled: nothing was forgotten."}[step]
+        return ActionResult(ok, response.message if (not ok or step == "request")
+                            else done)
 
     async def forget_everything(self, token: str, step: str) -> ActionResult:
         return await self._command(token, ExecuteCommand.Request.CMD_FORGET_EVERYTHING, step)
@@ -334,14 +341,20 @@ class RosDashboardPort:
         return await self._command(token, command, step, self._user_id(child))
 
     async def set_consent(self, token: str, child: str, scope: str, grant: bool) -> ActionResult:
-        request = RequestConsent.Request(
-            action=RequestConsent.Request.GRANT if grant else RequestConsent.Request.REVOKE,
-            user_id=self._user_id(child), scope=scope, parent_token=token)
-        response = await self._guarded(self.node.consent_client, request)
-        if isinstance(response, ActionResult):
-            return response
-        return ActionResult(response.accepted, response.message or (
-            "Consent recorded." if response.accepted else "Refused."))
+        # spec 004 §5 Consent FSM: a grant is a consent_request then an explicit_grant;
+        # a revocation is one revoke. The identity node checks the token on each.
+        r = RequestConsent.Request
+        steps = [r.REQUEST, r.GRANT] if grant else [r.REVOKE]
+        response = None
+        for action in steps:
+            response = await self._guarded(self.node.consent_client, r(
+                action=action, user_id=self._user_id(child), scope=scope, parent_token=token))
+            if isinstance(response, ActionResult):
+                return response
+            if not response.accepted:
+                return ActionResult(False, response.message or "Refused.")
+        return ActionResult(True, f"Memory consent for {child}: "
+                                  f"{'granted' if grant else 'revoked'}.")
 
     async def lower_limits(self, token: str, session_limit_s: float | None,
                            daily_limit_s: float | None) -> ActionResult:
