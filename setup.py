@@ -14,6 +14,8 @@ setup(
     name=package_name,
     version="0.1.0",
     packages=find_packages(exclude=["test", "test.*"]),
+    # the simulated day's default conversation corpus (docs/EVALUATION.md)
+    package_data={package_name: ["tools/sim/data/*.jsonl"]},
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{package_name}"]),
         (f"share/{package_name}", ["package.xml"]),

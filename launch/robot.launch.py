@@ -2,13 +2,22 @@
 
     ros2 launch buddy_personality robot.launch.py [face_port:=/dev/ttyACM0]
         [llm_url:=http://server:8000/v1] [use_sim_time:=true] [log_level:=debug]
-        [params_file:=/path/robot.yaml] [dds:=network] [dashboard_host:=0.0.0.0]
+        [params_file:=/path/robot.yaml] [dds:=network]
+        [security:=enforce] [keystore:=DIR] [insecure_network:=true]
+        [dashboard_host:=0.0.0.0]
 
 Parameters come from config/robot.yaml; the launch arguments override the face port and
-the LLM server URL. DDS stays on this machine unless dds:=network (DESIGN §5).
+the LLM server URL. DDS stays on this machine unless dds:=network (DESIGN §5), which
+refuses to start without security:=enforce (SROS2, each node in its own enclave of the
+keystore `buddy security init` made) unless insecure_network:=true (erratum 19).
 """
 
-from launch.actions import DeclareLaunchArgument, SetEnvironmentVariable
+from launch.actions import (
+    DeclareLaunchArgument,
+    LogInfo,
+    OpaqueFunction,
+    SetEnvironmentVariable,
+)
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import LifecycleNode, Node
 from launch_ros.parameter_descriptions import ParameterValue
@@ -18,6 +27,22 @@ from launch import LaunchDescription
 
 PACKAGE = "buddy_personality"
 NAMESPACE = "buddy"
+
+
+def _security(context, *args, **kwargs) -> list:
+    """Erratum 19: refuse dds:=network without SROS2; set the security environment."""
+    from buddy_personality.security.launch_policy import decide  # noqa: PLC0415
+
+    def arg(name: str) -> str:
+        return LaunchConfiguration(name).perform(context)
+
+    out = decide(arg("dds"), arg("security"), arg("keystore"), arg("insecure_network"))
+    if out.error:
+        raise RuntimeError(f"buddy: {out.error}")
+    actions: list = [SetEnvironmentVariable(k, v) for k, v in out.env.items()]
+    if out.warning:
+        actions.append(LogInfo(msg=f"WARNING: {out.warning}"))
+    return actions
 
 
 def generate_launch_description() -> LaunchDescription:
@@ -33,6 +58,8 @@ def generate_launch_description() -> LaunchDescription:
             "namespace": NAMESPACE,
             "output": "screen",
             "ros_arguments": ["--log-level", log_level],
+            # Its SROS2 enclave; used only when security:=enforce sets ROS_SECURITY_ENABLE.
+            "additional_env": {"ROS_SECURITY_ENCLAVE_OVERRIDE": f"/{NAMESPACE}/{name}"},
         }
 
     def parameters(**overrides: object) -> list:
@@ -58,6 +85,14 @@ def generate_launch_description() -> LaunchDescription:
         DeclareLaunchArgument("dds", default_value="localhost",
                               description="'localhost' keeps DDS on this machine; 'network' "
                                           "for a multi-machine robot"),
+        DeclareLaunchArgument("security", default_value="off",
+                              description="'enforce': SROS2, each node in its own enclave"),
+        DeclareLaunchArgument("keystore", default_value="",
+                              description="SROS2 keystore (default $ROS_SECURITY_KEYSTORE "
+                                          "or ~/.local/share/buddy/sros2_keystore)"),
+        DeclareLaunchArgument("insecure_network", default_value="false",
+                              description="allow dds:=network without SROS2 (not advised)"),
+        OpaqueFunction(function=_security),
         SetEnvironmentVariable("BUDDY_DDS", LaunchConfiguration("dds")),
         Node(**common("personality"), parameters=parameters()),
         Node(**common("governor"), parameters=parameters()),

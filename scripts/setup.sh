@@ -185,7 +185,24 @@ PY
     [[ -e "$venv/bin/$exe" ]] && ln -sf "../../bin/$exe" "$libdir/$exe"
 done
 
-# 6. ROS 2 tools: the ros2 CLI, launch and launch_testing ---------------------------------
+# 6. colcon, for the Pi's build path that CI tests (requirements-colcon.txt says why it
+#    lives in a directory of its own) -------------------------------------------------
+h=$(hash_of requirements-colcon.txt)-$pyver
+if ! fresh colcon "$h"; then
+    say "installing colcon into .venv/colcon-tools (the Pi's colcon build, tested in CI)"
+    mkdir -p "$root/build"
+    log="$root/build/pip-colcon.log"
+    rm -rf "$venv/colcon-tools"
+    if ! "$py" -m pip install --disable-pip-version-check --no-deps --only-binary=:all: \
+            --target "$venv/colcon-tools" -r requirements-colcon.txt >"$log" 2>&1; then
+        tail -n 30 "$log" >&2
+        echo "installing colcon failed; full log: $log" >&2
+        exit 1
+    fi
+    stamp colcon "$h"
+fi
+
+# 7. ROS 2 tools: the ros2 CLI, launch and launch_testing ---------------------------------
 # PyPI has no wheels for them; ../shared/ros2-jazzy (beside the repository, as in CI) holds
 # their upstream Jazzy sources and an install script. Without it Buddy still runs and
 # tests (the launch tests skip and say why); a Pi has these from apt (README).

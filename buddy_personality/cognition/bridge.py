@@ -15,7 +15,7 @@ RS-2 guardrail events, a HALTED governor, or the end_conversation service.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from buddy_personality.cognition.client import CallResult
 from buddy_personality.cognition.context import HistoryTurn, build_messages
@@ -32,6 +32,7 @@ from buddy_personality.cognition.gate import (
     GateDecision,
     GateInputs,
 )
+from buddy_personality.cognition.greeting import greet_by_name
 from buddy_personality.cognition.health import HealthConfig, ServerHealth
 from buddy_personality.cognition.intentions import IntentionStore
 from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE, layer0_reply
@@ -47,6 +48,19 @@ from buddy_personality.cognition.mapping import (
     inline_intent,
     memory_record,
     post_intent,
+)
+from buddy_personality.cognition.speaker import (
+    PARENT_ACTION,
+    PARENT_RULE,
+    SpeakerEvent,
+    SpeakerTracker,
+)
+from buddy_personality.cognition.turn_deadline import (
+    FILLER,
+    GIVE_UP,
+    TurnDeadline,
+    filler_line,
+    layer_note,
 )
 from buddy_personality.cognition.views import (
     GOV_HALTED,
@@ -101,6 +115,7 @@ class BridgeConfig:
     lockout_line_repeat_s: float = 20.0 # at most one lockout line per this interval
     energy_axis: float = 0.40           # personality energy axis, rendered in words
     max_utterance_chars: int = 500
+    turn: TurnDeadline = field(default_factory=TurnDeadline)  # filler, then layer 0
 
 
 @dataclass(slots=True, frozen=True)
@@ -157,6 +172,7 @@ class CallRequest:
     turn_id: int
     messages: list[dict[str, str]]
     policy: CallPolicy
+    deadline_s: float | None = None     # the whole request, retries included
 
 
 @dataclass(slots=True)
@@ -169,7 +185,9 @@ class Step:
     memories: list[MemoryOut] = field(default_factory=list)
     signals: list[SignalOut] = field(default_factory=list)
     system_events: list[int] = field(default_factory=list)
-    guardrails: list[GuardrailOut] = field(default_factory=list)   # HC-9, output guard
+    identity_events: list[SpeakerEvent] = field(default_factory=list)  # erratum 17
+    guardrails: list[GuardrailOut] = field(default_factory=list)   # HC-9, output guard,
+                                                                   # PARENT-PIN (erratum 18)
     alerts: list[AlertOut] = field(default_factory=list)           # HC-9 alert log
     call: CallRequest | None = None
     cancel_ticket: int | None = None
@@ -180,8 +198,8 @@ class Step:
     def empty(self) -> bool:
         return not (self.phases or self.conversation or self.intents or self.says
                     or self.gestures or self.memories or self.signals or self.system_events
-                    or self.guardrails or self.alerts or self.call or self.probe
-                    or self.governor_reset
+                    or self.identity_events or self.guardrails or self.alerts
+                    or self.call or self.probe or self.governor_reset
                     or self.cancel_ticket is not None)
 
 
@@ -191,6 +209,8 @@ class _Pending:
     turn_id: int
     text: str
     inline_sent: bool = False
+    started_at: float = 0.0
+    filler_said: bool = False
 
 
 @dataclass(slots=True)
@@ -207,6 +227,7 @@ class Session:
     intentions: IntentionStore = field(default_factory=IntentionStore)
     pending: _Pending | None = None
     stale_episode: int | None = None    # governor episode before our reset; ignored
+    name_used: bool = False             # a reply has addressed the child by name
 
 
 @dataclass(slots=True)
@@ -226,6 +247,8 @@ class BridgeStats:
     lockout_refusals: int = 0
     stale_results: int = 0
     last_error: str = ""
+    turn_timeouts: int = 0
+    last_timeout_at: float | None = None
 
 
 class BridgeCore:
@@ -258,6 +281,8 @@ class BridgeCore:
         self._last_lockout_line: float | None = None
         self._ticket = 0
         self._probe_pending = False
+        self._abandoned: set[int] = set()   # tickets given up at the turn deadline
+        self.speaker = SpeakerTracker()   # who is speaking, from their words (erratum 17)
 
     # --- state inputs -------------------------------------------------------------------
     @property
@@ -279,6 +304,10 @@ class BridgeCore:
         del now
         self.identity = identity
         return Step()
+
+    def on_household(self, names: frozenset[str]) -> None:
+        """Household names that identify one member (see speaker.household_names)."""
+        self.speaker.household = names
 
     def on_governor(self, now: float, view: GovernorView) -> Step:
         if view.state == GOV_RECOVERING:
@@ -393,6 +422,8 @@ class BridgeCore:
     def tick(self, now: float) -> Step:
         step = Step()
         s = self.session
+        if s is not None and s.pending is not None:
+            self._merge(step, self._turn_deadline(now, s, s.pending))
         if s is not None:
             if s.phase == PHASE_SPEAKING and now >= s.speaking_until:
                 s.last_activity = now
@@ -419,6 +450,7 @@ class BridgeCore:
             now, probe=True)
         if ev is not None:
             step.system_events.append(ev)
+            step.notes.append(layer_note(ev, "probe answered" if ok else "probe failed"))
         return step
 
     # --- LLM results --------------------------------------------------------------------
@@ -439,7 +471,9 @@ class BridgeCore:
         st.failed_attempts += result.failed_attempts
         st.last_latency_s = result.latency_s
         st.max_latency_s = max(st.max_latency_s, result.latency_s)
-        if not result.cancelled:
+        abandoned = ticket in self._abandoned   # already counted at its turn deadline
+        self._abandoned.discard(ticket)
+        if not result.cancelled and not abandoned:
             if result.ok:
                 ev = self.health.record_success(now)
             else:
@@ -448,6 +482,8 @@ class BridgeCore:
                 ev = self.health.record_failure(now)
             if ev is not None:
                 step.system_events.append(ev)
+                step.notes.append(layer_note(ev, "a call succeeded" if result.ok else (
+                    f"{self.health.consecutive_failures} failed calls; {st.last_error}")))
         s = self.session
         if s is None or s.pending is None or s.pending.ticket != ticket:
             st.stale_results += 1
@@ -512,6 +548,32 @@ class BridgeCore:
         return step
 
     # --- internals ----------------------------------------------------------------------
+    def _turn_deadline(self, now: float, s: Session, p: _Pending) -> Step:
+        """Never silence for more than a few seconds (cognition/turn_deadline.py)."""
+        due = self.config.turn.due(now - p.started_at, p.filler_said)
+        if due == FILLER:
+            p.filler_said = True
+            return Step(says=[SayOut(filler_line(p.turn_id), self.mood, s.session_id,
+                                     p.turn_id)])
+        if due != GIVE_UP:
+            return Step()
+        st = self.stats
+        st.turn_timeouts += 1
+        st.last_timeout_at = now
+        st.last_error = f"no answer within {self.config.turn.answer_by_s:.1f} s"
+        s.pending = None
+        self._abandoned.add(p.ticket)
+        step = Step(cancel_ticket=p.ticket,
+                    notes=[f"turn {p.turn_id}: {st.last_error}; layer 0 answers"])
+        ev = self.health.record_failure(now)
+        if ev is not None:
+            step.system_events.append(ev)
+            step.notes.append(layer_note(ev, f"turn deadline passed ({st.last_error})"))
+        self._merge(step, self._answer(now, s, p.turn_id, p.text,
+                                       layer0_reply(p.text, p.turn_id), "failed",
+                                       failed_attempts=1))
+        return step
+
     def _count_gate(self, d: GateDecision) -> None:
         self.stats.gate[d.reason] = self.stats.gate.get(d.reason, 0) + 1
 
@@ -536,6 +598,7 @@ class BridgeCore:
         into.memories += other.memories
         into.signals += other.signals
         into.system_events += other.system_events
+        into.identity_events += other.identity_events
         into.guardrails += other.guardrails
         into.alerts += other.alerts
         into.notes += other.notes
@@ -567,6 +630,7 @@ class BridgeCore:
         )
         self._idle_at = None
         self.stats.sessions += 1
+        self.speaker.reset()
         step = Step(conversation=[ConversationOut(CONV_STARTED, sid, trigger, 0)],
                     governor_reset=sid)
         return self._set_phase(step, PHASE_PTT if trigger == TRIGGER_PTT else PHASE_LISTENING)
@@ -591,6 +655,27 @@ class BridgeCore:
         return step
 
     def _turn(self, now: float, text: str) -> Step:
+        """A child's line: first who is speaking (erratum 17) and whether it asks for a
+        parent's power (erratum 18), then the usual reply unless that answered it."""
+        s = self.session
+        assert s is not None
+        heard = self.speaker.hear(text)
+        if heard.line is None:
+            step = self._reply(now, text, heard.rules_line)
+        else:
+            s.last_activity = now
+            step = self._answer(now, s, s.turns + 1, text, heard.line, "rules")
+        step.identity_events[:0] = heard.events
+        if heard.parent_request is not None:
+            step.guardrails.append(GuardrailOut(PARENT_RULE, PARENT_ACTION,
+                                                heard.parent_request.kind))
+        return step
+
+    def _identity_for_prompt(self) -> IdentityView:
+        """identity/state, plus the name the child gave this session (erratum 17)."""
+        return replace(self.identity, session_name=self.speaker.session_name)
+
+    def _reply(self, now: float, text: str, rules_line: str | None = None) -> Step:
         s = self.session
         assert s is not None
         s.last_activity = now
@@ -609,15 +694,17 @@ class BridgeCore:
         s.intentions.expire(turn_id)
         policy = self.policy()
         if not (self.health.may_call() and policy.may_call):
-            return self._answer(now, s, turn_id, text, layer0_reply(text, turn_id), "rules")
+            reply = rules_line or layer0_reply(text, turn_id)
+            return self._answer(now, s, turn_id, text, reply, "rules")
         self._ticket += 1
         messages = build_messages(
-            text, turn_id, s.history, self.profile, self.identity, gov,
+            text, turn_id, s.history, self.profile, self._identity_for_prompt(), gov,
             s.intentions.top(), self.config.energy_axis,
         )
-        s.pending = _Pending(self._ticket, turn_id, text)
+        s.pending = _Pending(self._ticket, turn_id, text, started_at=now)
         self.stats.calls += 1
-        step = Step(call=CallRequest(self._ticket, s.session_id, turn_id, messages, policy))
+        step = Step(call=CallRequest(self._ticket, s.session_id, turn_id, messages, policy,
+                                     self.config.turn.request_budget_s))
         return self._set_phase(step, PHASE_THINKING)
 
     def _answer_llm(self, now: float, s: Session, p: _Pending, result: CallResult) -> Step:
@@ -666,8 +753,12 @@ class BridgeCore:
         failed_attempts: int = 0,
         dropped: int = 0,
     ) -> Step:
+        name = self.identity.name_for_prompt()
         if source != "llm":
             self.stats.layer0_replies += 1
+            if not s.name_used:
+                reply = greet_by_name(reply, name)  # layer 0's own greeting (DESIGN §6.13)
+        s.name_used = s.name_used or bool(name)
         new_topics = [t for t in topics if t not in s.topics_seen]
         s.topics_seen.update(topics)
         s.turns = turn_id

@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from buddy_personality.cognition.request_deadline import AttemptWatchdog, retry_after_s
 from buddy_personality.cognition.schema import (
     CognitionResponse,
     parse_answer_text,
@@ -66,10 +67,18 @@ class CallResult:
     guided: bool = True
     inline_emotion: str | None = None
     cancelled: bool = False
+    timed_out: bool = False             # an attempt hit its deadline (issue 19)
+
+
+RETRY_AFTER_STATUSES = (429, 503)
 
 
 class _AttemptError(Exception):
     """One failed attempt, with a short reason for logs and diagnostics."""
+
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
 
 
 class _GuidedRejected(Exception):
@@ -141,8 +150,10 @@ class LlmClient:
         on_emotion: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
         on_result: Callable[[CallResult], None] | None = None,
+        deadline_s: float | None = None,
     ) -> CallResult:
-        """One turn: up to 1 + policy.max_retries attempts.
+        """One turn: up to 1 + policy.max_retries attempts, all within `deadline_s` (the
+        turn's budget; None: each attempt has `request_timeout_s`, retries add up).
 
         `on_result` gets the result as soon as it is known, before the client reads what
         follows `[DONE]` in a streamed body (normally only the end of the chunked body):
@@ -152,7 +163,8 @@ class LlmClient:
         """
         unfinished: list[_OpenStream] = []
         try:
-            result = self._complete(messages, policy, on_emotion, cancel, unfinished)
+            result = self._complete(messages, policy, on_emotion, cancel, unfinished,
+                                    deadline_s)
             if on_result is not None:
                 on_result(result)
             return result
@@ -166,12 +178,15 @@ class LlmClient:
         on_emotion: Callable[[str], None] | None,
         cancel: threading.Event | None,
         unfinished: list[_OpenStream],
+        deadline_s: float | None = None,
     ) -> CallResult:
         result = CallResult(ok=False, guided=self.guided_supported)
         if not policy.may_call:
             result.errors.append("policy forbids calls")
             return result
         start = self._clock()
+        turn_deadline = start + deadline_s if deadline_s is not None else None
+        wait_s = 0.0
         emitted: list[str] = []
 
         def field_seen(key: str, value: str) -> None:
@@ -188,20 +203,34 @@ class LlmClient:
                 result.cancelled = True
                 break
             self._finish(unfinished, cancel)
-            if attempt > 0 and self.config.retry_backoff_s > 0:
-                self._sleep(self.config.retry_backoff_s)
+            if attempt > 0:
+                wait_s = max(wait_s, self.config.retry_backoff_s)
+                if turn_deadline is not None and self._clock() + wait_s >= turn_deadline:
+                    # Retry-After (or the backoff) does not fit in the turn: the child
+                    # gets layer 0's answer now rather than silence (issue 19).
+                    result.errors.append(f"retry in {wait_s:.1f} s is past the turn deadline")
+                    break
+                if wait_s > 0:
+                    self._pause(wait_s, cancel)
+                if cancel is not None and cancel.is_set():
+                    result.cancelled = True
+                    break
+            wait_s = 0.0
             attempt += 1
             result.attempts = attempt
+            deadline = self._clock() + self.config.request_timeout_s
+            if turn_deadline is not None:
+                deadline = min(deadline, turn_deadline)
             try:
                 body = self.request_body(messages, policy)
                 result.guided = "response_format" in body
                 try:
-                    content = self._one_attempt(body, field_seen, cancel, unfinished)
+                    content = self._one_attempt(body, field_seen, cancel, unfinished, deadline)
                 except _GuidedRejected:
                     self.guided_supported = False
                     body = self.request_body(messages, policy)
                     result.guided = False
-                    content = self._one_attempt(body, field_seen, cancel, unfinished)
+                    content = self._one_attempt(body, field_seen, cancel, unfinished, deadline)
                 data, reason = parse_answer_text(content)
                 if data is None:
                     raise _AttemptError(reason)
@@ -213,10 +242,25 @@ class LlmClient:
                 result.dropped = outcome.dropped
                 break
             except _AttemptError as exc:
+                if str(exc) == "cancelled":
+                    result.cancelled = True
+                    break
                 result.failed_attempts += 1
                 result.errors.append(str(exc))
+                result.timed_out = result.timed_out or str(exc) == "timeout"
+                if exc.retry_after is not None:
+                    wait_s = exc.retry_after  # honoured, within the turn deadline
+                if turn_deadline is not None and self._clock() >= turn_deadline:
+                    break
         result.latency_s = max(0.0, self._clock() - start)
         return result
+
+    def _pause(self, seconds: float, cancel: threading.Event | None) -> None:
+        """Wait before a retry; a cancel (the session ended) cuts the wait short."""
+        if cancel is not None and self._sleep is time.sleep:
+            cancel.wait(seconds)
+        else:
+            self._sleep(seconds)
 
     def _one_attempt(
         self,
@@ -224,32 +268,51 @@ class LlmClient:
         field_seen: Callable[[str, str], None],
         cancel: threading.Event | None,
         unfinished: list[_OpenStream],
+        deadline: float,
     ) -> str:
-        """One request. A stream that reached `[DONE]` is left open in `unfinished`."""
-        deadline = self._clock() + self.config.request_timeout_s
+        """One request, all of it (headers, body, a trickling stream) within `deadline`.
+        A stream that reached `[DONE]` is left open in `unfinished`."""
+        remaining = deadline - self._clock()
+        if remaining <= 0.0:
+            raise _AttemptError("timeout")
+        # Until the headers arrive no phase may outlast the deadline; after them, the
+        # watchdog cuts the socket at the deadline however the bytes trickle.
+        timeout = httpx.Timeout(min(self.config.read_timeout_s, remaining),
+                                connect=min(self.config.connect_timeout_s, remaining))
+        watchdog = AttemptWatchdog(deadline, cancel, self._clock)
         closer = contextlib.ExitStack()
         try:
             with closer:
-                r = closer.enter_context(self._http.stream("POST", self._url, json=body))
+                r = closer.enter_context(self._http.stream("POST", self._url, json=body,
+                                                           timeout=timeout))
+                watchdog.watch(r)
                 if r.status_code in (400, 422) and "response_format" in body:
                     r.read()
                     raise _GuidedRejected()
+                if r.status_code in RETRY_AFTER_STATUSES:
+                    raise _AttemptError(f"HTTP {r.status_code}", retry_after_s(r.headers))
                 if r.status_code != 200:
                     raise _AttemptError(f"HTTP {r.status_code}")
                 ctype = r.headers.get("content-type", "")
                 if "text/event-stream" not in ctype:
                     raw = r.read()
-                    if self._clock() > deadline:
+                    if watchdog.fired is not None or self._clock() > deadline:
                         raise _AttemptError("timeout")
                     return self._content_of(raw)
                 lines = r.iter_lines()
                 content = self._read_stream(lines, field_seen, cancel, deadline)
+                if watchdog.fired is not None:  # the cut may look like a clean end
+                    raise _AttemptError(watchdog.fired)
                 unfinished.append(_OpenStream(lines, closer.pop_all()))
                 return content
         except httpx.TimeoutException as exc:
             raise _AttemptError("timeout") from exc
         except httpx.HTTPError as exc:
+            if watchdog.fired is not None:
+                raise _AttemptError(watchdog.fired) from exc
             raise _AttemptError(f"connection: {type(exc).__name__}") from exc
+        finally:
+            watchdog.stop()
 
     @staticmethod
     def _finish(unfinished: list[_OpenStream], cancel: threading.Event | None) -> None:

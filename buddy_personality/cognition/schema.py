@@ -163,15 +163,22 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def cap_text(text: str) -> str:
-    """At most MAX_TEXT_SENTENCES sentences and MAX_TEXT_CHARS characters (§12.4)."""
+    """At most MAX_TEXT_SENTENCES whole sentences within MAX_TEXT_CHARS (§12.4).
+
+    Only whole sentences are kept: a reply is never cut mid-sentence or mid-word (issue
+    19: a 20 kB reply was spoken as 399 characters cut mid-word). A reply whose first
+    sentence alone passes the limit gives "" (the caller refuses it as schema-breaking).
+    """
     text = " ".join(text.split())
-    sentences = _SENTENCE_END.split(text)
-    text = " ".join(sentences[:MAX_TEXT_SENTENCES])
-    if len(text) > MAX_TEXT_CHARS:
-        cut = text[:MAX_TEXT_CHARS]
-        end = max(cut.rfind("."), cut.rfind("!"), cut.rfind("?"))
-        text = cut[: end + 1] if end > 0 else cut.rsplit(" ", 1)[0]
-    return text
+    kept: list[str] = []
+    length = 0
+    for sentence in _SENTENCE_END.split(text)[:MAX_TEXT_SENTENCES]:
+        added = len(sentence) + (1 if kept else 0)
+        if length + added > MAX_TEXT_CHARS:
+            break
+        kept.append(sentence)
+        length += added
+    return " ".join(kept)
 
 
 def _cap_words(text: str, n: int) -> str:
@@ -190,6 +197,9 @@ def validate_response(data: Any) -> ValidationOutcome:
     if not isinstance(text_raw, str) or not text_raw.strip():
         return ValidationOutcome(None, [], "no usable text")
     text = cap_text(text_raw)
+    if not text:
+        return ValidationOutcome(None, [], "text: no whole sentence within the spoken-length "
+                                 f"limit ({MAX_TEXT_CHARS} characters)")
     if len(text) < len(" ".join(text_raw.split())):
         dropped.append("text: shortened to the length cap")
 

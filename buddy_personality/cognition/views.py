@@ -48,6 +48,7 @@ class IdentityView:
     age_group: int = AGE_UNKNOWN
     conversation_mode: int = MODE_PRIVATE
     child_safe: bool = True
+    session_name: str = ""   # the name the child gave this session (erratum 17), not stored
 
     @property
     def is_child_context(self) -> bool:
@@ -61,14 +62,17 @@ class IdentityView:
         shared unverified conversation (addressing preferences must not be exposed to
         other users).
         """
+        if self.conversation_mode == MODE_SHARED_UNVERIFIED:
+            return ""
         if (
             self.preferred_name.strip()
             and self.state in CONFIRMED_STATES
             and self.addressing_state in (ADDR_INFERRED, ADDR_CONFIRMED)
-            and self.conversation_mode != MODE_SHARED_UNVERIFIED
         ):
             return " ".join(self.preferred_name.split())[:32]
-        return ""
+        # erratum 17: the name a child gave (an unknown name, or a validated one without a
+        # stored addressing preference) addresses them for this session only.
+        return " ".join(self.session_name.split())[:32]
 
     def memories_allowed(self) -> bool:
         """Personal memory tags only for a confirmed person in a private or verified

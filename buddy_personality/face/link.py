@@ -11,10 +11,15 @@
 - Negotiation: SET_PROTOCOL_VERSION(want) always in a v1 envelope; the MCU answers
   PROTOCOL_VERSION_ACK in the new envelope. While negotiating, an ACK whose body is
   long enough for a v2 header (>= 14 bytes) is read as v2, anything else as v1.
+- Envelopes (face-protocol.md "What Buddy's driver does"): every face command goes in
+  a v1 envelope in either mode, so a board that reset to v1 under us can never misread
+  one; only TIME_SYNC_REQ uses the negotiated envelope (`board_rules`).
 - Replug: a real USB replug shows up as a port error, so the link reopens and
   negotiates again. A board that restarted without the port going away (reset
-  button) keeps talking v1 while we expect v2: after `v1_frames_to_renegotiate`
-  packets that are malformed as v2 but well-formed v1 MCU packets, negotiate again.
+  button, brown-out) talks v1 again while we expect v2: the first packet that is
+  malformed as v2 but a well-formed v1 MCU packet (its FACE_STATUS comes every 50 ms)
+  starts a new negotiation at once; the driver core calls `renegotiate` on the other
+  signs of a reset (uptime going back, the board's sequence restarting).
 - Backoff: reopen attempts wait initial * 2**failures (capped); the failure count
   resets once the board has been heard from on a connection.
 - Never raises out of `poll`/`send` for device trouble: errors become state, counters
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Protocol
 
+from buddy_personality.face.board_rules import NEGOTIATED_ENVELOPE_TYPES
 from buddy_personality.face.codec import (
     V2_HEADER,
     DropCounters,
@@ -78,7 +84,7 @@ class LinkConfig:
     silence_timeout_s: float = 3.0      # no frame from the board this long = lost; 0 = off
     backoff_initial_s: float = 0.5
     backoff_max_s: float = 8.0
-    v1_frames_to_renegotiate: int = 3
+    v1_frames_to_renegotiate: int = 1
 
 
 @dataclass(slots=True)
@@ -96,7 +102,7 @@ class LinkCounters:
     read_errors: int = 0
     silence_timeouts: int = 0
     negotiation_timeouts: int = 0   # fell back to v1
-    renegotiations: int = 0
+    renegotiations: int = 0         # after a sign of a board reset
     ignored_while_negotiating: int = 0
     dropped_while_down: int = 0     # packets the driver asked to send with no link
     drops: DropCounters = field(default_factory=DropCounters)
@@ -122,6 +128,7 @@ class LinkManager:
         self.state = LinkState.DISCONNECTED
         self.version = 0
         self.last_error = ""
+        self.last_reset_reason = ""   # why the last renegotiation started
         self.port_name = ""
         self._port: Port | None = None
         self._decoder = FrameDecoder(self.counters.drops)
@@ -203,11 +210,22 @@ class LinkManager:
         return deadline
 
     def send(self, payload: Payload, now: float) -> bool:
-        """Send one packet in the negotiated envelope; False if the link is not up."""
+        """Send one packet; False if the link is not up. Face commands go in a v1
+        envelope whatever was negotiated (see the module docstring)."""
         if self.state != LinkState.CONNECTED:
             self.counters.dropped_while_down += 1
             return False
-        return self._write(payload, self.version, now)
+        version = self.version if payload.TYPE in NEGOTIATED_ENVELOPE_TYPES else 1
+        return self._write(payload, version, now)
+
+    def renegotiate(self, now: float, reason: str) -> None:
+        """The board reset under us (it is back on v1 and has forgotten everything):
+        negotiate again; the next CONNECTED is reported as `connected_now`."""
+        if self.state == LinkState.DISCONNECTED or self._port is None:
+            return
+        self.counters.renegotiations += 1
+        self.last_reset_reason = reason
+        self._begin_negotiation(now)
 
     def close(self) -> None:
         """Close the port (lifecycle cleanup); the next poll reopens it."""
@@ -272,8 +290,7 @@ class LinkManager:
                 self._v1_in_v2 += 1
                 if self._v1_in_v2 >= self.config.v1_frames_to_renegotiate:
                     # The board restarted on v1 under us: negotiate again.
-                    self.counters.renegotiations += 1
-                    self._begin_negotiation(now)
+                    self.renegotiate(now, "the board sent a v1 frame in v2 mode")
             return None
         self.counters.frames_rx += 1
         self._last_rx = now

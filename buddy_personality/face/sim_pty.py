@@ -94,6 +94,12 @@ class PtyBoardRunner:
             self.board.reset(time.monotonic())
             self.endpoint.plug()
 
+    def reset(self) -> None:
+        """An MCU reset with the USB port kept open: back on v1, everything forgotten,
+        the driver's port stays usable (face-protocol.md "How the firmware behaves")."""
+        with self.lock:
+            self.board.reset(time.monotonic())
+
     def replug(self) -> None:
         self.unplug()
         self.plug()

@@ -172,16 +172,17 @@ class ThreadedPort:
 
     Reads never happen on the caller's (ROS executor) thread: the reader appends to a
     buffer that `take()` empties without blocking. A read error stops the thread and
-    is reported by `error`. `on_data` (optional) is called from the reader thread
-    after new bytes arrive and once when a read fails, e.g. to wake an executor that
-    is not polling (either way `take()` or `error` then has something to report).
+    is reported by `error`. `on_data(data)` (optional) is called from the reader thread
+    with the new bytes after they are buffered, and once with b"" when a read fails,
+    e.g. to wake an executor that is not polling (either way `take()` or `error` then
+    has something to report).
     """
 
     def __init__(
         self,
         transport: Transport,
         read_timeout_s: float = 0.05,
-        on_data: Callable[[], None] | None = None,
+        on_data: Callable[[bytes], None] | None = None,
     ) -> None:
         self.transport = transport
         self.name = transport.name
@@ -205,13 +206,13 @@ class ThreadedPort:
                     with self._lock:
                         self._error = f"read failed: {exc}"
                     if self._on_data is not None:
-                        self._on_data()
+                        self._on_data(b"")
                 return
             if data:
                 with self._lock:
                     self._buffer += data
                 if self._on_data is not None:
-                    self._on_data()
+                    self._on_data(data)
 
     def take(self) -> bytes:
         with self._lock:
@@ -228,9 +229,12 @@ class ThreadedPort:
         self.transport.write(data)
 
     def close(self) -> None:
+        """Stop the reader and close the device. Called on the executor thread when the
+        link drops, so the wait is bounded by the reader's own read timeout (it checks
+        the stop flag after each read), not a fixed second: the face must not stall."""
         self._stop.set()
         if threading.current_thread() is not self._thread:
-            self._thread.join(timeout=1.0)
+            self._thread.join(timeout=2 * self._read_timeout_s)
         self.transport.close()
 
 

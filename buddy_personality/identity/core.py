@@ -13,7 +13,7 @@ import datetime as dt
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from .addressing import ADDRESSING_FSM, AddressingContext
@@ -44,6 +44,7 @@ from .enums import (
 )
 from .fsm import Machine, TransitionResult, refused
 from .identity_resolution import IDENTITY_FSM, IdentityContext
+from .parent_pin import NO_TOKEN, ParentProof
 from .profile_update import PROFILE_UPDATE_FSM, ProfileContext
 from .profiles import AGE_FIELDS, ProfileStore, validate_field
 from .records import (
@@ -68,6 +69,16 @@ class _PendingCommand:
     policy: CommandPolicy
     requester: str
     args: str
+    by_pin: bool = False  # asked with a parent token (erratum 18), not by the speaker
+
+
+# Erratum 18: consent changes over consent/events (a topic anyone on the graph can publish
+# and read, so it cannot carry a token) are refused; they come through
+# identity/request_consent with a parent token.
+_TOPIC_CONSENT_REFUSED = (
+    "consent grants and revocations need the parent PIN: use identity/request_consent "
+    "with a parent token (consent/events cannot carry one)"
+)
 
 
 @dataclass(slots=True)
@@ -76,6 +87,7 @@ class _PendingUpdate:
     target: str
     field: str
     value: object
+    by_pin: bool = False
 
 
 @dataclass(slots=True)
@@ -146,11 +158,15 @@ class IdentityCore:
         self._date_trusted = False
         self._greeted: set[tuple[str, dt.date]] = set(greeted)
         self._out = Outcome()
+        # The parent authority of the request being handled (erratum 18): set by each
+        # authority-bearing service method from the token check, reset after it.
+        self._parent: ParentProof = NO_TOKEN
 
     # ================================================================ bookkeeping
 
     def _begin(self) -> Outcome:
         self._out = Outcome()
+        self._parent = NO_TOKEN  # authority never carries over from another request
         return self._out
 
     def _fire(
@@ -182,6 +198,17 @@ class IdentityCore:
         self._out.reply = Reply(False, int(state), reply or reason)
         return self._out
 
+    def _needs_parent(self, parent: ParentProof, what: str, state: int) -> bool:
+        """Erratum 18: refuse (with the reason, counted) a request without parent authority.
+        Returns True when refused. Otherwise the request runs with `self._parent` set."""
+        if parent.valid:
+            self._parent = parent
+            self.counters["parent_requests"] += 1
+            return False
+        self._refuse("parent_authority_refused", f"{what} refused: {parent.reason}", state,
+                     parent.reason)
+        return True
+
     def _checked_request(
         self, action_type: type[IntEnum], action: int, what: str, users: tuple[str, ...],
         state: int,
@@ -194,7 +221,9 @@ class IdentityCore:
             self._refuse("unknown_kind", f"unknown {what} action {action}", state,
                          f"unknown action {action}")
             return None
-        for who in users:
+        for i, who in enumerate(users):
+            if i == 0 and not who and self._parent.valid:
+                continue  # the requester, proven by PIN, need not name themself (CLI, page)
             if who not in self.store:
                 self._refuse("unknown_user", f"unknown user {who!r}", state)
                 return None
@@ -542,11 +571,17 @@ class IdentityCore:
         """context_changed for a pending command, and for profile updates whose requester
         is no longer the confirmed speaker."""
         confirmed = self._confirmed_user()
-        if self._command.state == CommandState.PENDING_CONFIRMATION:
+        # A request made with the parent PIN was not made by the speaker: who talks with
+        # Buddy is not its context (it still lapses by its own timeout).
+        if self._command.state == CommandState.PENDING_CONFIRMATION and not (
+            self._pending_command is not None and self._pending_command.by_pin
+        ):
             self._fire(self._command, "context_changed", now)
             self._finish_command(now)
         for target, m in list(self._profile_fsms.items()):
             pending = self._pending_updates.get(target)
+            if pending is not None and pending.by_pin:
+                continue
             if m.state == ProfileUpdateState.PENDING_CONFIRMATION and (
                 pending is None or pending.requester != confirmed
             ):
@@ -663,7 +698,7 @@ class IdentityCore:
     def _requester(self, user_id: str) -> Requester:
         profile = self.store.get(user_id)
         confirmed = self._confirmed_user()
-        return Requester(
+        who = Requester(
             user_id=user_id,
             identity_state=self._identity.state,
             identified_user=self._user,
@@ -680,23 +715,39 @@ class IdentityCore:
                 if user == user_id and m.state == ConsentStateId.GRANTED
             ),
         )
+        if self._parent.valid:
+            # Erratum 18: the PIN is the parent's authority, whoever is talking to Buddy.
+            who = replace(who, identity_state=_I.CONFIRMED, identified_user=user_id,
+                          role=ROLE_PARENT, age_group=AgeGroup.ADULT)
+        return who
 
     def execute_command(
-        self, action: int, command: str, user_id: str, args: str, now: float
+        self, action: int, command: str, user_id: str, args: str, now: float,
+        parent: ParentProof = NO_TOKEN,
     ) -> Outcome:
-        """identity/execute_command: drive the Command Execution FSM (spec 004 §3)."""
+        """identity/execute_command: drive the Command Execution FSM (spec 004 §3). Every
+        action needs a parent token (erratum 18)."""
         out = self._begin()
         state = self._command.state
-        act = self._checked_request(CommandAction, action, "command", (user_id,), state)
-        if act is None:
+        if self._needs_parent(parent, f"command {command!r}", state):
             return out
+        act = self._checked_request(CommandAction, action, "command", (user_id,), state)
+        if act is not None:
+            self._command_action(act, command, user_id, args, now)
+        return out
+
+    def _command_action(
+        self, act: IntEnum, command: str, user_id: str, args: str, now: float
+    ) -> None:
+        out = self._out
+        state = self._command.state
         if act == CommandAction.REQUEST:
             self._command_request(command, user_id, args, now)
         elif act == CommandAction.CONFIRM:
             pending = self._pending_command
             if pending is not None and command and command != pending.policy.name:
                 out.reply = Reply(False, int(state), f"no pending {command!r} to confirm")
-                return out
+                return
             actor_is_requester = pending is not None and pending.requester == user_id
             if pending is not None and actor_is_requester:
                 # Authority is re-checked at the moment of execution: a delegation revoked
@@ -706,12 +757,12 @@ class IdentityCore:
                     self._fire(self._command, "context_changed", now)
                     out.reply = Reply(True, int(CommandState.CANCELLED), why)
                     self._finish_command(now)
-                    return out
+                    return
             ctx = CommandContext(actor_is_requester=actor_is_requester)
             r = self._fire(self._command, "confirmation_received", now, ctx)
             if not r.accepted:
                 out.reply = Reply(False, int(self._command.state), r.reason)
-                return out
+                return
             self._executed(now)
             out.reply = Reply(True, int(CommandState.EXECUTED), "executed")
             self._finish_command(now)
@@ -719,10 +770,9 @@ class IdentityCore:
             r = self._fire(self._command, "context_changed", now)
             if not r.accepted:
                 out.reply = Reply(False, int(self._command.state), r.reason)
-                return out
+                return
             out.reply = Reply(True, int(CommandState.CANCELLED), "cancelled")
             self._finish_command(now)
-        return out
 
     def _command_request(self, command: str, user_id: str, args: str, now: float) -> None:
         out = self._out
@@ -735,7 +785,7 @@ class IdentityCore:
         if not r.accepted:
             out.reply = Reply(False, int(self._command.state), r.reason)
             return
-        self._pending_command = _PendingCommand(policy, user_id, args)
+        self._pending_command = _PendingCommand(policy, user_id, args, self._parent.valid)
         ok, why = authorize(policy, self._requester(user_id))
         if not ok:
             self._fire(self._command, "authorization_denied", now)
@@ -787,11 +837,15 @@ class IdentityCore:
         field: str,
         value: str,
         now: float,
+        parent: ParentProof = NO_TOKEN,
     ) -> Outcome:
-        """identity/request_profile_update: the Pending Profile Update FSM."""
+        """identity/request_profile_update: the Pending Profile Update FSM. Every action
+        needs a parent token (erratum 18: profile changes such as a birthdate)."""
         out = self._begin()
         before = self._context_key()
         current = self.profile_update_state(target_user_id)
+        if self._needs_parent(parent, f"profile update of {target_user_id!r}", current):
+            return out
         act = self._checked_request(ProfileAction, action, "profile",
                                     (requester_id, target_user_id), current)
         if act is None:
@@ -851,7 +905,8 @@ class IdentityCore:
             out.reply = Reply(True, int(ProfileUpdateState.REJECTED), why)
             self._finish_profile(target, now)
             return
-        self._pending_updates[target] = _PendingUpdate(requester, target, field, parsed)
+        self._pending_updates[target] = _PendingUpdate(requester, target, field, parsed,
+                                                       self._parent.valid)
         self._fire(
             m, "authority_verified", now, ProfileContext(confirmation_required=needs_confirmation)
         )
@@ -868,6 +923,10 @@ class IdentityCore:
         parsed, why = validate_field(field, value, self._today if self._date_trusted else None)
         if parsed is None:
             return None, why, False
+        if self._parent.valid:
+            # Erratum 18: a parent proven by PIN may change any profile; a second step
+            # (CONFIRM) still applies for role, birthdate and other members' profiles.
+            return parsed, "", field in ("role", "birthdate") or requester != target
         if self._confirmed_user() != requester:
             return None, f"identity of {requester!r} is not confirmed", False
         profile = self.store.get(requester)
@@ -895,6 +954,8 @@ class IdentityCore:
 
     def _may_confirm_profile(self, actor: str, pending: _PendingUpdate) -> bool:
         """The owner confirms: the target for a parent's profile, a parent for a child's."""
+        if self._parent.valid:
+            return True  # erratum 18: the PIN is the parent's authority
         if self._confirmed_user() != actor:
             return False
         target = self.store.get(pending.target)
@@ -954,11 +1015,15 @@ class IdentityCore:
         scope: str,
         duration_s: float,
         now: float,
+        parent: ParentProof = NO_TOKEN,
     ) -> Outcome:
-        """identity/delegate: the Permission Delegation FSM (spec 004 §4)."""
+        """identity/delegate: the Permission Delegation FSM (spec 004 §4). Every action
+        needs a parent token (erratum 18)."""
         out = self._begin()
         key = (delegate_id, scope)
         current = self.delegation_state(delegate_id, scope)
+        if self._needs_parent(parent, f"delegation of {scope!r}", current):
+            return out
         act = self._checked_request(DelegateAction, action, "delegate",
                                     (owner_id, delegate_id), current)
         if act is None:
@@ -993,7 +1058,9 @@ class IdentityCore:
         if m is None or info is None:
             out.reply = Reply(False, int(current), "no such delegation")
             return out
-        owner_ok = owner_id == info.owner and self._confirmed_user() == owner_id
+        owner_ok = owner_id == info.owner and (
+            self._parent.valid or self._confirmed_user() == owner_id
+        )
         event = {
             DelegateAction.CONFIRM: "owner_confirmation",
             DelegateAction.DENY: "owner_denial",
@@ -1036,13 +1103,19 @@ class IdentityCore:
     # ================================================================ consent
 
     def request_consent(
-        self, action: int, user_id: str, scope: str, granted_by: str, now: float
+        self, action: int, user_id: str, scope: str, granted_by: str, now: float,
+        parent: ParentProof = NO_TOKEN,
     ) -> Outcome:
-        """identity/request_consent: the Consent FSM (spec 004 §5)."""
+        """identity/request_consent: the Consent FSM (spec 004 §5). GRANT and REVOKE need a
+        parent token (erratum 18); asking and declining are the safe side and need none."""
         out = self._begin()
-        act = self._checked_request(ConsentAction, action, "consent", (),
-                                    self.consent_state(user_id, scope))
+        state = self.consent_state(user_id, scope)
+        act = self._checked_request(ConsentAction, action, "consent", (), state)
         if act is None:
+            return out
+        if act in (ConsentAction.GRANT, ConsentAction.REVOKE) and self._needs_parent(
+            parent, f"consent {act.name.lower()} for {user_id!r}/{scope!r}", state
+        ):
             return out
         event = {
             ConsentAction.REQUEST: "consent_request",
@@ -1068,6 +1141,8 @@ class IdentityCore:
             ConsentEventKind.CONVERSATION_END: "conversation_end",
             ConsentEventKind.REVOKE: "revoke",
         }[kind]
+        if kind in (ConsentEventKind.EXPLICIT_GRANT, ConsentEventKind.REVOKE):
+            return self._reject("parent_authority_refused", _TOPIC_CONSENT_REFUSED)
         self._consent(event, ev.user_id, ev.scope, ev.granted_by, now)
         return out
 
@@ -1101,7 +1176,9 @@ class IdentityCore:
         out.reply = Reply(r.accepted, int(m.state), r.reason or m.state.name.lower())
 
     def _consent_authority(self, actor: str, user_id: str) -> bool:
-        """A confirmed adult decides: the user for themself, a parent for anyone."""
+        """Erratum 18: the parent PIN decides (GRANT and REVOKE never run without it)."""
+        if self._parent.valid:
+            return True
         if not actor or self._confirmed_user() != actor or self._age.state != AgeGroup.ADULT:
             return False
         profile = self.store.get(actor)

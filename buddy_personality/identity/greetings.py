@@ -8,8 +8,9 @@ moved aside and the log starts empty.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
+
+from buddy_personality.state_files import clean_stale_tmp, read_state_json
 
 from .persistence import atomic_write_json, move_aside
 
@@ -22,10 +23,17 @@ class GreetingLog:
         self.warnings: list[str] = []
 
     def load(self) -> set[tuple[str, dt.date]]:
-        if self.path is None or not self.path.exists():
+        if self.path is None:
+            return set()
+        for tmp in clean_stale_tmp(self.path):
+            self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
+        if not self.path.exists():
             return set()
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            # issue 19: valid JSON of the wrong shape (a list, a string) crashed start-up
+            data = read_state_json(self.path)
+            if not isinstance(data, dict):
+                raise ValueError("top level is not an object")
             if data.get("schema_version") != SCHEMA_VERSION:
                 raise ValueError(f"unsupported schema_version {data.get('schema_version')}")
             return {(str(u), dt.date.fromisoformat(d)) for u, d in data["greeted"]}

@@ -9,17 +9,27 @@ or failed update never partially applies (spec 004, Pending Profile Update invar
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import fcntl
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from buddy_personality.state_files import clean_stale_tmp
+
 from .enums import ROLES
+from .parent_pin import PinHash
 from .persistence import atomic_write_json, move_aside
 
-SCHEMA_VERSION = 1
+# 2 added `parent_pin` (erratum 18); version 1 files (no PIN) are read as they are.
+SCHEMA_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+MAX_FILE_BYTES = 1 << 20  # a household file is a few KB; a bigger one is not ours
 MAX_TEXT = 64  # names and addressing forms are short spoken words
 PROFILE_FIELDS = ("name", "role", "birthdate", "addressing")
 AGE_FIELDS = frozenset({"birthdate"})  # spec 004 §1.2 Age Mutation Guards
@@ -40,12 +50,20 @@ class _HouseholdModel(BaseModel):
 
     schema_version: int
     profiles: list[_ProfileModel]
+    parent_pin: dict[str, Any] | None = None  # PinHash.to_json(): salted scrypt, never the PIN
 
     @field_validator("schema_version")
     @classmethod
     def _known_version(cls, v: int) -> int:
-        if v != SCHEMA_VERSION:
-            raise ValueError(f"unsupported schema_version {v} (expected {SCHEMA_VERSION})")
+        if v not in READABLE_VERSIONS:
+            raise ValueError(f"unsupported schema_version {v} (expected {READABLE_VERSIONS})")
+        return v
+
+    @field_validator("parent_pin")
+    @classmethod
+    def _plausible_pin(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
+        if v is not None:
+            PinHash.from_json(v)  # ValueError -> ValidationError
         return v
 
 
@@ -85,11 +103,13 @@ def validate_field(field: str, value: str, today: dt.date | None) -> tuple[objec
 class ProfileStore:
     """The household profile file. Reads are free; `apply` is the only write."""
 
-    def __init__(self, path: Path | str | None, profiles: list[Profile] | None = None) -> None:
+    def __init__(self, path: Path | str | None, profiles: list[Profile] | None = None,
+                 parent_pin: PinHash | None = None) -> None:
         """Open `path` (None keeps profiles in memory only, for tests and the simulator)."""
         self.path = Path(path) if path is not None else None
         self.warnings: list[str] = []
         self._profiles: dict[str, Profile] = {}
+        self._pin = parent_pin  # in-memory stores only; a file store reads it fresh
         if profiles is not None:
             self._profiles = {p.user_id: p for p in profiles}
         elif self.path is not None:
@@ -102,8 +122,10 @@ class ProfileStore:
         if not self.path.exists():
             self.warnings.append(f"no household file at {self.path}; starting empty")
             return
+        for tmp in clean_stale_tmp(self.path):
+            self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
         try:
-            model = _HouseholdModel.model_validate_json(self.path.read_bytes())
+            model = _read_model(self.path)
         except (ValidationError, ValueError, OSError) as exc:
             # DESIGN §5 Persistence: a corrupt file is moved aside, never lost.
             aside = move_aside(self.path)
@@ -120,6 +142,13 @@ class ProfileStore:
 
     def get(self, user_id: str) -> Profile | None:
         return self._profiles.get(user_id)
+
+    def parent_pin(self) -> PinHash | None:
+        """The stored PIN hash, read fresh from the file (so `buddy parent set-pin` works
+        while the node runs). Raises ValueError/OSError when the file cannot be read."""
+        if self.path is None:
+            return self._pin
+        return read_parent_pin(self.path)
 
     def __contains__(self, user_id: object) -> bool:
         return user_id in self._profiles
@@ -149,7 +178,9 @@ class ProfileStore:
         profiles = dict(self._profiles)
         profiles[user_id] = updated
         if self.path is not None:
-            write_household(self.path, list(profiles.values()))
+            with household_lock(self.path):
+                # Keep the PIN as it is on disk now, not as it was when the node started.
+                write_household(self.path, list(profiles.values()), _pin_on_disk(self.path))
         self._profiles = profiles
 
 
@@ -163,11 +194,72 @@ def _profile_json(p: Profile) -> dict[str, object]:
     }
 
 
-def write_household(path: Path | str, profiles: list[Profile]) -> None:
+def _read_model(path: Path) -> _HouseholdModel:
+    with open(path, "rb") as f:
+        raw = f.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"household file larger than {MAX_FILE_BYTES} bytes")
+    return _HouseholdModel.model_validate_json(raw)
+
+
+def read_parent_pin(path: Path | str) -> PinHash | None:
+    """The PIN hash in a household file; None when there is no file or no PIN."""
+    target = Path(path)
+    if not target.exists():
+        return None
+    model = _read_model(target)
+    return PinHash.from_json(model.parent_pin) if model.parent_pin else None
+
+
+def _pin_on_disk(path: Path) -> PinHash | None:
+    try:
+        return read_parent_pin(path)
+    except (ValidationError, ValueError, OSError):
+        return None
+
+
+def read_household(path: Path | str) -> tuple[list[Profile], PinHash | None]:
+    """Profiles and PIN of a household file (raises on a corrupt one: tools must not
+    overwrite what they cannot read)."""
+    target = Path(path)
+    if not target.exists():
+        return [], None
+    model = _read_model(target)
+    profiles = [Profile(p.user_id, p.name, p.role, p.birthdate, p.addressing)
+                for p in model.profiles]
+    pin = PinHash.from_json(model.parent_pin) if model.parent_pin else None
+    return profiles, pin
+
+
+@contextlib.contextmanager
+def household_lock(path: Path | str) -> Iterator[None]:
+    """An advisory lock beside the household file: the identity node and `buddy parent
+    set-pin` never interleave a read-modify-write."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.with_name(f".{target.name}.lock"), "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def write_household(path: Path | str, profiles: list[Profile],
+                    parent_pin: PinHash | None = None) -> None:
     """Atomically write a household file (also used by setup tooling to create one)."""
-    data = {
+    data: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         "profiles": [_profile_json(p) for p in sorted(profiles, key=lambda p: p.user_id)],
     }
-    _HouseholdModel.model_validate(data)  # never write a file we could not read back
-    atomic_write_json(path, data, indent=2)
+    if parent_pin is not None:
+        data["parent_pin"] = parent_pin.to_json()
+    _HouseholdModel.model_validate(json.loads(json.dumps(data)))  # never write what we
+    atomic_write_json(path, data, indent=2)                        # could not read back
+
+
+def set_parent_pin(path: Path | str, pin_hash: PinHash) -> None:
+    """Store a new PIN hash, keeping the profiles (atomic, under the household lock)."""
+    with household_lock(path):
+        profiles, _ = read_household(path)
+        write_household(path, profiles, pin_hash)

@@ -29,9 +29,18 @@ real-time (keepalive to the firmware, heartbeat silence, backoff, the host
 `t_src_us` that the protocol defines as a monotonic clock), and snapshot age is
 measured on arrival, so sim time (a paused or fast replay) must not stretch it.
 
+Speech: tts/speaking starts and ends the mouth; tts/energy (std_msgs/Float32, loudness
+in [0, 1]) is its SET_TALKING energy while fresh, else an envelope made from the line
+on tts/say (face/talking.py). The core refreshes SET_TALKING every 50 ms while Buddy
+speaks (the firmware stops the mouth 450 ms after the last one).
+
+Logs: one line when the face link goes down (with the reason) and one when it is back;
+one per board reset detected.
+
 Topics: subscribes personality/snapshot and conversation/phase (latched),
-personality/ai_emotion (backstop only), face/gesture, tts/speaking, system/events;
-publishes face/state (latched; on change and at 1 Hz), face/button, face/touch and
+personality/ai_emotion (backstop only), face/gesture, tts/speaking, tts/energy, tts/say,
+system/events; publishes face/state (latched; on change and at 1 Hz: `mood` is what
+the board reports it shows, `mood_meant` what Buddy means), face/button, face/touch and
 /diagnostics.
 """
 
@@ -45,7 +54,8 @@ from typing import Any
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import InvalidHandle
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
-from std_msgs.msg import Bool
+from rclpy.parameter import Parameter
+from std_msgs.msg import Bool, Float32
 
 from buddy_msgs.msg import (
     AiEmotion,
@@ -54,12 +64,15 @@ from buddy_msgs.msg import (
     FaceState,
     Gesture,
     PersonalitySnapshot,
+    Say,
     SystemEvent,
     TouchEvent,
 )
+from buddy_personality.face.board_news import BoardNews
 from buddy_personality.face.driver import DriverConfig, FaceDriverCore
 from buddy_personality.face.link import LinkConfig, LinkManager, LinkState, Port
 from buddy_personality.face.policy import BackstopConfig, FacePolicy
+from buddy_personality.face.protocol import MOOD_IDS
 from buddy_personality.face.sim_board import SimBoardDevice
 from buddy_personality.face.transport import SerialTransport, ThreadedPort, find_board_port
 from buddy_personality.nodes.common import qos
@@ -88,8 +101,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("backoff_initial_s", 0.5, "first reconnect delay, doubled per failure",
               min=0.01, max=60.0),
     ParamSpec("backoff_max_s", 8.0, "longest reconnect delay", min=0.01, max=600.0),
-    ParamSpec("brightness", 255, "SET_STATE brightness", min=0, max=255),
-    ParamSpec("talking_energy", 180, "SET_TALKING energy while TTS speaks", min=0, max=255),
+    ParamSpec("brightness", 255, "SET_STATE backlight duty (0 is a dark screen: only if "
+              "asked for; the firmware boots at 200); applied at once when changed",
+              min=0, max=255),
     ParamSpec("attentive_intensity", 0.5, "intensity of the LISTENING/THINKING face "
               "(spec 002 §11.1)", min=0.0, max=1.0),
     ParamSpec("idle_hold_s", 0.5, "pause the fixed-rate tick once the board has sent "
@@ -118,8 +132,6 @@ class FaceDriverNode(LifecycleNode):
         self._timer: Any = None
         self._last_face_key: tuple | None = None
         self._last_face_pub = 0.0
-        self.tick_periods: list[float] = []  # periods of the running 50 Hz tick (benchmark)
-        self.record_tick_periods = False
         self._last_tick: float | None = None    # last fixed-rate tick; None while paused
         # Pausing the tick when idle (module docstring). `_paused` and `_board_data` are
         # shared with the port's reader thread (plain flags; see _on_board_data).
@@ -128,7 +140,12 @@ class FaceDriverNode(LifecycleNode):
         self._last_busy = 0.0
         self._wake_at = 0.0           # when the paused tick timer fires next
         self.ticks = 0                # ticks run (tests, benchmarks)
+        self._tick_late_max = 0.0     # since the last diagnostics (seconds)
+        self._link_reported: bool | None = None   # last link state logged
+        self._news = BoardNews()   # used on the port's reader thread only
         self._board_wake = self.create_guard_condition(self._on_board_wake)
+        # Runs after declare_parameters' validation callback accepted the change.
+        self.add_post_set_parameters_callback(self._on_post_set_parameters)
         self._diagnostics = DiagnosticsPublisher(self, self._health)
         if self.params["autostart"]:
             self.trigger_configure()
@@ -161,7 +178,6 @@ class FaceDriverNode(LifecycleNode):
         keepalive = max(0.01, float(p["keepalive_s"]) - margin)
         self.core = FaceDriverCore(link, policy, DriverConfig(
             brightness=int(p["brightness"]), keepalive_period_s=keepalive,
-            talking_energy=int(p["talking_energy"]),
         ))
         self._negotiate(link, float(p["negotiation_timeout_s"]))
 
@@ -180,6 +196,8 @@ class FaceDriverNode(LifecycleNode):
                                      self._on_phase, qos.LATCHED),
             self.create_subscription(Gesture, "face/gesture", self._on_gesture, qos.EVENTS),
             self.create_subscription(Bool, "tts/speaking", self._on_speaking, qos.EVENTS),
+            self.create_subscription(Float32, "tts/energy", self._on_energy, qos.EVENTS),
+            self.create_subscription(Say, "tts/say", self._on_say, qos.EVENTS),
             self.create_subscription(SystemEvent, "system/events", self._on_system,
                                      qos.EVENTS),
         ]
@@ -195,11 +213,19 @@ class FaceDriverNode(LifecycleNode):
         if port == "sim":
             self.sim_device = SimBoardDevice()
             device = self.sim_device
-            return lambda: ThreadedPort(device.open(), on_data=self._on_board_data)
+
+            def open_sim() -> Port:
+                transport = device.open()
+                self._news = BoardNews()   # a new port: a new frame stream
+                return ThreadedPort(transport, on_data=self._on_board_data)
+
+            return open_sim
 
         def open_serial() -> Port:
             path = find_board_port() if port == "auto" else port
-            return ThreadedPort(SerialTransport(path, baud), on_data=self._on_board_data)
+            transport = SerialTransport(path, baud)
+            self._news = BoardNews()
+            return ThreadedPort(transport, on_data=self._on_board_data)
 
         return open_serial
 
@@ -211,11 +237,7 @@ class FaceDriverNode(LifecycleNode):
         while link.state == LinkState.NEGOTIATING and time.monotonic() < deadline:
             time.sleep(0.002)  # the reader thread is filling the port's buffer
             link.poll(self.now())
-        if link.connected:
-            self.get_logger().info(f"face board on {link.port_name}: protocol v{link.version}")
-        else:
-            self.get_logger().warning(
-                f"face board not connected ({link.last_error}); retrying with backoff")
+        self._report_link(link)
 
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
         assert self.core is not None
@@ -308,30 +330,60 @@ class FaceDriverNode(LifecycleNode):
             self.core.on_talking(bool(msg.data), self.now())
             self._after_input()
 
+    def _on_energy(self, msg: Float32) -> None:
+        if self.core is not None and not self.core.on_speech_energy(float(msg.data), self.now()):
+            self._rejections.reject("tts_energy", f"level {msg.data}")
+
+    def _on_say(self, msg: Say) -> None:
+        if self.core is not None:
+            self.core.on_speech_text(msg.text[:1000], self.now())
+
     def _on_system(self, msg: SystemEvent) -> None:
         if self.core is None:
             return
         if msg.kind > SystemEvent.BIRTHDAY_GREETING:
             self._rejections.reject("system_event", f"kind {msg.kind}")
             return
-        self.core.on_system_event(int(msg.kind), float(msg.battery_pct), self.now())
+        # issue 19: the battery level is clamped to 0-100 % at this boundary (counted in
+        # diagnostics as battery_clamped); NaN or infinite refuses the event.
+        if not self.core.on_system_event(int(msg.kind), float(msg.battery_pct), self.now()):
+            self._rejections.reject("system_event", f"battery_pct {msg.battery_pct}")
+        elif msg.kind in (SystemEvent.LOW_BATTERY, SystemEvent.CRITICAL_BATTERY) and not (
+                0.0 <= msg.battery_pct <= 100.0):
+            self.get_logger().warning(
+                f"battery level {msg.battery_pct} % is outside 0-100 %: shown clamped "
+                "(diagnostics battery_clamped)", throttle_duration_sec=10.0)
         self._after_input()
 
     # --- tick ----------------------------------------------------------------------------
 
     def _on_timer(self) -> None:
+        # How late this tick is (a stall of this process shows here, issue 14): past
+        # the deadline it was armed for, or past one period of the fixed rate.
+        now = self.now()
+        if self._paused:
+            late = now - self._wake_at
+        elif self._last_tick is not None:
+            late = now - self._last_tick - 1.0 / float(self.params["tick_hz"])
+        else:
+            late = 0.0
+        self._tick_late_max = max(self._tick_late_max, late)
         self._tick(fixed_rate=not self._paused)
 
     def _on_board_wake(self) -> None:
         if self._paused:  # while the tick runs, it reads the board's bytes itself
             self._tick(fixed_rate=False)
 
-    def _on_board_data(self) -> None:
-        """Reader thread: bytes arrived (or the read failed). Wake a paused tick.
+    def _on_board_data(self, data: bytes) -> None:
+        """Reader thread: bytes arrived (or the read failed: b""). Wake a paused tick
+        if they say something new (`BoardNews`: not the 20 Hz FACE_STATUS and 1 Hz
+        HEARTBEAT chatter, which the next deadline tick reads).
 
         No lock: `_paused` is set before `_pause` checks `_board_data`, and this sets
         `_board_data` before reading `_paused`, so either this sees the pause and wakes
         the node, or `_pause` sees the bytes and does not pause."""
+        if data and not self._news.is_news(data):
+            return
         self._board_data = True
         if self._paused:
             with contextlib.suppress(InvalidHandle):  # the node is being destroyed
@@ -343,11 +395,10 @@ class FaceDriverNode(LifecycleNode):
         now = self.now()
         self.ticks += 1
         if fixed_rate:
-            if self.record_tick_periods and self._last_tick is not None:
-                self.tick_periods.append(now - self._last_tick)
             self._last_tick = now
         self._board_data = False
         out = self.core.tick(now)
+        self._report_link(self.core.link)
         stamp = self.get_clock().now().to_msg()
         for button in out.buttons:
             msg = ButtonEvent(button_id=button.button_id, event_type=button.event_type,
@@ -422,15 +473,18 @@ class FaceDriverNode(LifecycleNode):
         now = self.now()
         link = core.link
         shown = core.shown
-        key = (shown.mood, round(shown.intensity, 3), core.conv_state, core.talking,
-               link.connected, link.version, shown.backstop_active, link.port_name)
+        board_mood = core.shown_mood(now) or shown.mood
+        key = (shown.mood, board_mood, round(shown.intensity, 3), core.conv_state,
+               core.talking, link.connected, link.version, shown.backstop_active,
+               link.port_name)
         if not force and key == self._last_face_key and (
                 now - self._last_face_pub < FACE_STATE_PERIOD_S):
             return
         self._last_face_key, self._last_face_pub = key, now
         age = core.policy.snapshot_age(now)
         msg = FaceState(
-            mood=shown.mood, mood_id=shown.mood_id, intensity=float(shown.intensity),
+            mood=board_mood, mood_id=MOOD_IDS.get(board_mood, 0), mood_meant=shown.mood,
+            intensity=float(shown.intensity),
             conv_state=core.conv_state, talking=core.talking, connected=link.connected,
             protocol_version=link.version, backstop_active=shown.backstop_active,
             snapshot_age_s=-1.0 if age is None else age, port=link.port_name,
@@ -438,9 +492,37 @@ class FaceDriverNode(LifecycleNode):
         msg.header.stamp = self.get_clock().now().to_msg()
         self._state_pub.publish(msg)
 
+    def _report_link(self, link: LinkManager) -> None:
+        """One log line per transition of the face link (down with its reason, back up),
+        and one per board reset the core noticed."""
+        core = self.core
+        if core is not None:
+            for level, line in core.notices:
+                getattr(self.get_logger(), level)(line)
+            core.notices.clear()
+        if link.connected and self._link_reported is not True:
+            self._link_reported = True
+            self.get_logger().info(
+                f"face board link up on {link.port_name}: protocol v{link.version}")
+        elif link.state == LinkState.DISCONNECTED and self._link_reported is not False:
+            self._link_reported = False
+            self.get_logger().warning(
+                f"face board link down: {link.last_error or 'not connected'}; "
+                "retrying with backoff")
+
+    def _on_post_set_parameters(self, params: list[Parameter]) -> None:
+        for param in params:
+            if param.name == "brightness" and self.core is not None:
+                self.core.set_brightness(int(param.value), self.now())
+                self._after_input()
+
     def _health(self) -> Health:
         core = self.core
-        values: dict[str, str] = {"lifecycle": self._lifecycle_label}
+        values: dict[str, str] = {"lifecycle": self._lifecycle_label,
+                                  # which executor spins this node (benchmarks report it)
+                                  "executor": type(self.executor).__name__,
+                                  "tick_late_max_ms": f"{self._tick_late_max * 1000:.1f}"}
+        self._tick_late_max = 0.0
         values.update(self._rejections.as_values())
         if core is None:
             return Health(WARN, f"not configured ({self._lifecycle_label})", values)

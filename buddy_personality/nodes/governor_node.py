@@ -3,7 +3,7 @@
 A thin translation layer around `buddy_personality.governor.Governor`:
 
 - `governor/signal` (GovernorSignal): one governor step per message, at the node clock;
-  bad signals (NaN, infinities, out of range, another session's) are refused, logged
+  bad signals (NaN, infinities, out of range, no or another session's id) are refused, logged
   once per cause and counted in diagnostics, never integrated.
 - `governor/state` (GovernorState, latched): after every step, after every reset, and
   at `publish_hz` (1 Hz) so late joiners and watchdogs always see the current state.
@@ -112,6 +112,11 @@ class GovernorNode(Node):
 
     def _on_signal(self, msg: GovernorSignal) -> None:
         session_id = msg.session_id[:SESSION_ID_MAX]
+        if not session_id.strip():
+            # DESIGN §4.2: one episode governs one session; an anonymous signal could
+            # steer (or halt) whichever episode runs, so it names none and is refused.
+            self._rejections.reject("missing_session", "signal without session_id")
+            return
         was_halted = self._governor.halted
         try:
             self._governor.step(signal_from_msg(msg), now_s(self), session_id)

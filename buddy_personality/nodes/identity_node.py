@@ -9,8 +9,12 @@ A thin translation layer around `buddy_personality.identity.IdentityCore`:
 - out: `identity/state` and `consent/state` (latched) whenever the core says they changed;
   `identity/system_events` (SystemEvent BIRTHDAY_GREETING).
 - services: `identity/execute_command`, `identity/request_profile_update`,
-  `identity/request_consent`, `identity/delegate`.
-- an executed "forget everything" calls `personality/reset_memory` (std_srvs/Trigger)
+  `identity/request_consent`, `identity/delegate`: each authority-bearing request carries a
+  `parent_token` from `identity/parent_login` (PIN in, token out; DESIGN erratum 18) and is
+  refused with the reason without one. Token expiry and login lockouts run on the steady
+  clock, so neither /clock (sim time) nor a wrong wall clock can stretch them.
+- an executed "forget everything" calls `personality/reset_memory` (std_srvs/Trigger; this
+  node is its only caller, and under SROS2 the only enclave allowed to call it)
   with `call_async` and a done-callback, never synchronously inside a callback. A call
   waits (re-tried from the tick) while the service is not up, for `reset_memory_wait_s`.
 - a tick at `tick_hz` fires the FSM timeouts and passes the local date (from the node
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
 from std_srvs.srv import Trigger
 
@@ -36,7 +41,13 @@ from buddy_msgs.msg import (
     IdentityState,
     SystemEvent,
 )
-from buddy_msgs.srv import Delegate, ExecuteCommand, RequestConsent, RequestProfileUpdate
+from buddy_msgs.srv import (
+    Delegate,
+    ExecuteCommand,
+    ParentLogin,
+    RequestConsent,
+    RequestProfileUpdate,
+)
 from buddy_personality.identity import (
     BirthdayGreeting,
     ConsentInput,
@@ -48,6 +59,7 @@ from buddy_personality.identity import (
     ResetMemory,
 )
 from buddy_personality.identity.greetings import GreetingLog
+from buddy_personality.identity.parent_pin import AuthConfig, ParentAuth, ParentProof
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
@@ -55,6 +67,7 @@ from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import now_s, run_node
 
 _D = IdentityConfig()  # core defaults, so the node and the core agree
+_A = AuthConfig()
 
 PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("profiles_path", "~/.local/share/buddy/household.json",
@@ -101,6 +114,14 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("trust_system_date", True, "the local date from the node clock is trusted "
               "(birthdays, ages) when the clock reads at least MIN_TRUSTED_YEAR",
               read_only=True),
+    ParamSpec("parent_token_ttl_s", _A.token_ttl_s, "a parent login token is valid this "
+              "long (erratum 18)", min=10.0, max=86400.0, read_only=True),
+    ParamSpec("parent_free_attempts", _A.free_attempts, "wrong PINs before the first "
+              "lockout", min=1, max=10, read_only=True),
+    ParamSpec("parent_base_lockout_s", _A.base_lockout_s, "first login lockout; doubles with "
+              "each further wrong PIN", min=1.0, max=3600.0, read_only=True),
+    ParamSpec("parent_max_lockout_s", _A.max_lockout_s, "longest login lockout",
+              min=1.0, max=86400.0, read_only=True),
     ParamSpec("reset_memory_wait_s", 30.0, "how long an executed memory reset waits for "
               "personality/reset_memory to come up", min=0.1, max=3600.0, read_only=True),
 )
@@ -154,6 +175,13 @@ class IdentityNode(Node):
         for warning in self._greeting_log.warnings:
             self.get_logger().warning(warning)
         self._core = IdentityCore(self._store, config, now=now_s(self), greeted=greeted)
+        self._auth = ParentAuth(self._store.parent_pin, AuthConfig(
+            token_ttl_s=p["parent_token_ttl_s"],
+            free_attempts=p["parent_free_attempts"],
+            base_lockout_s=p["parent_base_lockout_s"],
+            max_lockout_s=max(p["parent_max_lockout_s"], p["parent_base_lockout_s"]),
+        ))
+        self._steady = Clock(clock_type=ClockType.STEADY_TIME)
         self._pending_resets: list[_PendingReset] = []
         self._resets_called = 0
         self._resets_failed = 0
@@ -177,6 +205,7 @@ class IdentityNode(Node):
                             self._on_profile_update)
         self.create_service(RequestConsent, "identity/request_consent", self._on_consent)
         self.create_service(Delegate, "identity/delegate", self._on_delegate)
+        self.create_service(ParentLogin, "identity/parent_login", self._on_parent_login)
         self.create_timer(1.0 / p["tick_hz"], self._on_tick)
         self._diagnostics = DiagnosticsPublisher(self, self._health)
         self._apply(self._core.tick(now_s(self), *self._date()))
@@ -221,11 +250,39 @@ class IdentityNode(Node):
 
     # -- services ---------------------------------------------------------------------------
 
+    def _steady_s(self) -> float:
+        return self._steady.now().nanoseconds * 1e-9
+
+    def _parent(self, token: str) -> ParentProof:
+        return self._auth.check(token[:256], self._steady_s())
+
+    def _on_parent_login(
+        self, req: ParentLogin.Request, res: ParentLogin.Response
+    ) -> ParentLogin.Response:
+        if req.action == ParentLogin.Request.LOGOUT:
+            res.success = self._auth.logout(req.token[:256])
+            res.message = "logged out" if res.success else "unknown token"
+            return res
+        if req.action != ParentLogin.Request.LOGIN:
+            self._rejections.reject("unknown_kind", f"parent_login action {req.action}")
+            res.message = f"unknown action {req.action}"
+            return res
+        result = self._auth.login(req.pin, self._steady_s())  # the PIN is never logged
+        if not result.success:
+            self.get_logger().warning(f"parent login refused: {result.message}")
+        res.success = result.success
+        res.token = result.token
+        res.expires_in_s = result.expires_in_s
+        res.retry_after_s = result.retry_after_s
+        res.message = result.message
+        return res
+
     def _on_execute(
         self, req: ExecuteCommand.Request, res: ExecuteCommand.Response
     ) -> ExecuteCommand.Response:
         out = self._core.execute_command(
-            req.action, _cut(req.command), _cut(req.user_id), req.args[:256], now_s(self)
+            req.action, _cut(req.command), _cut(req.user_id), req.args[:256], now_s(self),
+            self._parent(req.parent_token),
         )
         self._apply(out)
         return self._reply(out, res)
@@ -235,7 +292,7 @@ class IdentityNode(Node):
     ) -> RequestProfileUpdate.Response:
         out = self._core.request_profile_update(
             req.action, _cut(req.requester_id), _cut(req.target_user_id), _cut(req.field),
-            _cut(req.value), now_s(self),
+            _cut(req.value), now_s(self), self._parent(req.parent_token),
         )
         self._apply(out)
         return self._reply(out, res)
@@ -244,7 +301,8 @@ class IdentityNode(Node):
         self, req: RequestConsent.Request, res: RequestConsent.Response
     ) -> RequestConsent.Response:
         out = self._core.request_consent(
-            req.action, _cut(req.user_id), _cut(req.scope), _cut(req.granted_by), now_s(self)
+            req.action, _cut(req.user_id), _cut(req.scope), _cut(req.granted_by), now_s(self),
+            self._parent(req.parent_token),
         )
         self._apply(out)
         return self._reply(out, res)
@@ -252,7 +310,7 @@ class IdentityNode(Node):
     def _on_delegate(self, req: Delegate.Request, res: Delegate.Response) -> Delegate.Response:
         out = self._core.delegate(
             req.action, _cut(req.owner_id), _cut(req.delegate_id), _cut(req.scope),
-            req.duration_s, now_s(self),
+            req.duration_s, now_s(self), self._parent(req.parent_token),
         )
         self._apply(out)
         return self._reply(out, res)
@@ -377,8 +435,16 @@ class IdentityNode(Node):
             "reset_memory_waiting": len(self._pending_resets),
         }
         values.update({f"core.{k}": v for k, v in sorted(core.counters.items())})
+        steady = self._steady_s()
+        values.update({f"parent.{k}": v for k, v in sorted(self._auth.counters.items())})
+        values["parent.consecutive_failures"] = self._auth.consecutive_failures
+        values["parent.lockout_remaining_s"] = round(self._auth.lockout_remaining(steady), 1)
+        values["parent.live_tokens"] = self._auth.live_tokens(steady)
         values.update(self._rejections.as_values())
         warnings = [*self._store.warnings, *self._greeting_log.warnings]
+        locked = self._auth.lockout_remaining(steady)
+        if locked > 0.0:
+            warnings.append(f"parent login locked for {locked:.0f} s after wrong PINs")
         if self._resets_failed:
             warnings.append(f"{self._resets_failed} memory reset(s) failed")
         if self._greeting_log_errors:

@@ -9,6 +9,11 @@ A thin translation layer around `buddy_personality.cognition.bridge.BridgeCore`:
   (latched), `personality/ai_emotion`, `tts/say`, `face/gesture`, `memory/extract`,
   `governor/signal`, and `system/events` (SERVER_ONLINE / SERVER_OFFLINE, which the
   personality engine turns into its layer); `/diagnostics` at 1 Hz.
+- identity from speech (DESIGN erratum 17): the core's `SpeakerTracker` turns a child's
+  self-introduction and yes/no into `identity/events`; the household names it matches
+  come from the household file (`household_path`, read only, re-read when it changes).
+  A spoken parent request is answered with a pointer to the parent page and a
+  `personality/guardrail` event (erratum 18).
 - `llm_bridge/end_conversation` (std_srvs/Trigger) ends the session.
 - At every session start the node asks `governor/reset` for a new episode (asynchronously;
   the core ignores the old episode's state until the new one arrives).
@@ -42,6 +47,7 @@ from buddy_msgs.msg import (
     GovernorSignal,
     GovernorState,
     GuardrailEvent,
+    IdentityEvent,
     IdentityState,
     LlmProfile,
     MemoryExtract,
@@ -61,10 +67,19 @@ from buddy_personality.cognition.bridge import (
 from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClient
 from buddy_personality.cognition.gate import GateConfig
 from buddy_personality.cognition.health import HealthConfig
+from buddy_personality.cognition.signal_order import SignalOrder
+from buddy_personality.cognition.speaker import HouseholdFile
+from buddy_personality.cognition.turn_deadline import TurnDeadline
 from buddy_personality.cognition.views import GovernorView, IdentityView, ProfileView
 from buddy_personality.cognition.vocabulary import ARCS, MOOD_SET
 from buddy_personality.nodes.common import qos
-from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.diagnostics import (
+    ERROR,
+    OK,
+    WARN,
+    DiagnosticsPublisher,
+    Health,
+)
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import now_s, run_node
@@ -112,14 +127,25 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               max=10.0, read_only=True),
     ParamSpec("gate.cooldown_s", 1.0, "spec 003 §3.4 cognition cooldown", min=0.0,
               max=600.0, read_only=True),
+    ParamSpec("filler_after_s", 2.5, "say a short filler when the server has not answered "
+              "after this long (issue 19)", min=0.1, max=60.0, read_only=True),
+    ParamSpec("turn_deadline_s", 7.0, "give up on the server and answer from layer 0 after "
+              "this long; also the whole request's deadline", min=0.2, max=120.0,
+              read_only=True),
     ParamSpec("tick_hz", 10.0, "conversation timer rate (phases, silence)", min=1.0,
               max=100.0, read_only=True),
     ParamSpec("seed", 0, "seed of the session-id RNG", min=0, max=2**31 - 1, read_only=True),
     ParamSpec("alert_log_path", DEFAULT_ALERT_LOG, "HC-9 alert log for the parent dashboard "
               "(JSON lines, docs/SAFETY.md); empty = no log", read_only=True),
+    ParamSpec("household_path", "~/.local/share/buddy/household.json", "household file, "
+              "read only for the names a child may introduce themself with (erratum 17); "
+              "the identity node owns it; empty = no known names", read_only=True),
 )
+HOUSEHOLD_CHECK_S = 2.0  # how often the household file's mtime is looked at
 
 TEXT_MAX = 2000   # DESIGN §5: oversize strings are truncated
+WORKERS = 4       # LLM calls and probes; each ends by its deadline (issue 19)
+TIMEOUT_WARN_S = 120.0  # diagnostics WARN this long after a turn ran out of time
 TAG_MAX = 64
 
 
@@ -139,6 +165,8 @@ class LlmBridgeNode(Node):
                 wake_phrase=p["wake_phrase"], silence_timeout_s=p["silence_timeout_s"],
                 session_limit_s=p["session_limit_s"], speech_rate_wps=p["speech_rate_wps"],
                 lockout_s=p["lockout_s"], energy_axis=p["energy_axis"],
+                turn=TurnDeadline(filler_after_s=p["filler_after_s"],
+                                  answer_by_s=p["turn_deadline_s"]),
             ),
             gate=GateConfig(
                 w_salience=p["gate.w_salience"], w_pressure=p["gate.w_pressure"],
@@ -160,8 +188,9 @@ class LlmBridgeNode(Node):
             ))
         self._rejections = RejectionLog(self.get_logger().warning)
         self._resets_unavailable = 0
+        self._signal_order: SignalOrder[GovernorSignal] = SignalOrder()
         # Worker threads -> executor: results queue + guard condition (docs/NODES.md).
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="llm_bridge")
+        self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="llm_bridge")
         self._results: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._cancels: dict[int, threading.Event] = {}
         self._jobs: list[Future[None]] = []  # submitted worker jobs (read by jobs_in_flight)
@@ -179,6 +208,12 @@ class LlmBridgeNode(Node):
         self._pub_say = self.create_publisher(Say, "tts/say", qos.EVENTS)
         self._pub_gesture = self.create_publisher(Gesture, "face/gesture", qos.EVENTS)
         self._pub_system = self.create_publisher(SystemEvent, "system/events", qos.EVENTS)
+        self._pub_identity = self.create_publisher(IdentityEvent, "identity/events",
+                                                   qos.EVENTS)
+        household = p["household_path"].strip()
+        self._household = HouseholdFile(Path(household).expanduser() if household else None)
+        self._refresh_household()
+        self.create_timer(HOUSEHOLD_CHECK_S, self._refresh_household)
         self._pub_guardrail = self.create_publisher(GuardrailEvent, "personality/guardrail",
                                                     qos.EVENTS)
         log = p["alert_log_path"].strip()
@@ -277,7 +312,15 @@ class LlmBridgeNode(Node):
         return response
 
     def _tick(self) -> None:
-        self._apply(self._core.tick(now_s(self)))
+        now = now_s(self)
+        self._publish_signals(self._signal_order.tick(now))
+        self._apply(self._core.tick(now))
+
+    def _refresh_household(self) -> None:
+        if self._household.refresh():
+            self._core.on_household(self._household.names)
+        if self._household.error:
+            self._rejections.reject("household_file", self._household.error)
 
     # -- worker threads ----------------------------------------------------------------
 
@@ -296,7 +339,7 @@ class LlmBridgeNode(Node):
 
         try:
             self._client.complete(req.messages, req.policy, on_emotion=inline, cancel=cancel,
-                                  on_result=answer)
+                                  on_result=answer, deadline_s=req.deadline_s)
         except Exception as exc:  # the client catches HTTP errors; anything else is a bug
             if not posted:
                 answer(CallResult(ok=False, errors=[f"client error: {exc!r}"],
@@ -326,6 +369,8 @@ class LlmBridgeNode(Node):
             now = now_s(self)
             if kind == "inline":
                 self._apply(self._core.on_inline_emotion(now, ticket, payload))
+            elif kind == "reset":
+                self._publish_signals(self._signal_order.reset_answered(ticket))
             elif kind == "result":
                 self._cancels.pop(ticket, None)
                 self._apply(self._core.on_call_result(now, ticket, payload))
@@ -355,6 +400,10 @@ class LlmBridgeNode(Node):
         started = [c for c in step.conversation if c.kind == ConversationEvent.STARTED]
         ended = [c for c in step.conversation if c.kind != ConversationEvent.STARTED]
         self._publish_conversation(started, stamp)
+        for e in step.identity_events:  # before the line: identity/state moves first
+            m = IdentityEvent(kind=e.kind, value=e.value[:TAG_MAX], confidence=1.0)
+            m.header.stamp = stamp
+            self._pub_identity.publish(m)
         for ph in step.phases:
             m = ConversationPhase(phase=ph.phase, session_id=ph.session_id)
             m.header.stamp = stamp
@@ -387,19 +436,19 @@ class LlmBridgeNode(Node):
                                               arousal_bias=t.arousal_bias) for t in mem.tags])
             m.header.stamp = stamp
             self._pub_memory.publish(m)
+        if step.governor_reset:  # before this step's signals: they belong to it
+            self._request_governor_reset(step.governor_reset)
         for sig in step.signals:
             r = sig.signal
             m = GovernorSignal(reward=r.reward, novelty=r.novelty, urgency=r.urgency,
                                difficulty=r.difficulty, session_id=sig.session_id)
             m.header.stamp = stamp
-            self._pub_signal.publish(m)
+            self._publish_signals(self._signal_order.offer(sig.session_id, m))
         self._publish_conversation(ended, stamp)
         if step.cancel_ticket is not None:
             ev = self._cancels.pop(step.cancel_ticket, None)
             if ev is not None:
                 ev.set()
-        if step.governor_reset:
-            self._request_governor_reset(step.governor_reset)
         if step.call is not None and self._client is not None and not self._closing.is_set():
             cancel = threading.Event()
             self._cancels[step.call.ticket] = cancel
@@ -448,7 +497,14 @@ class LlmBridgeNode(Node):
             self._resets_unavailable += 1
             return
         req = ResetGovernor.Request(session_ended=True, session_id=session_id)
-        self._reset_client.call_async(req)
+        # The session's signals wait for the answer (cognition/signal_order.py).
+        self._publish_signals(self._signal_order.reset_requested(session_id, now_s(self)))
+        future = self._reset_client.call_async(req)
+        future.add_done_callback(lambda _f: self._post(("reset", session_id, None)))
+
+    def _publish_signals(self, signals: list[GovernorSignal]) -> None:
+        for m in signals:
+            self._pub_signal.publish(m)
 
     def _publish_phase_now(self) -> None:
         m = ConversationPhase(phase=self._core.phase, session_id="")
@@ -475,6 +531,9 @@ class LlmBridgeNode(Node):
             "lockout_refusals": st.lockout_refusals,
             "stale_results": st.stale_results,
             "governor_resets_unavailable": self._resets_unavailable,
+            "turn_timeouts": st.turn_timeouts,
+            "jobs_in_flight": self.jobs_in_flight,
+            "governor_signals_released_late": self._signal_order.released_late,
         }
         values.update({f"gate.{k}": v for k, v in sorted(st.gate.items())})
         values.update(self._core.safety.stats.values())
@@ -492,10 +551,18 @@ class LlmBridgeNode(Node):
             values["guided_decoding"] = self._client.guided_supported
         if st.last_error:
             values["last_llm_error"] = st.last_error
+        values.update({f"speaker.{k}": v for k, v in sorted(self._core.speaker.counters.items())})
+        values["speaker.household_names"] = len(self._household.names)
         values.update(self._rejections.as_values())
         configured = bool(self.params["server_url"])
         if configured and self._core.layer == 0:
             return Health(WARN, "LLM server offline: layer 0 (rules)", values)
+        if self.jobs_in_flight >= WORKERS:  # every worker busy: new turns would queue
+            return Health(ERROR, f"all {WORKERS} LLM workers busy", values)
+        last = st.last_timeout_at
+        if last is not None and now_s(self) - last < TIMEOUT_WARN_S:
+            return Health(WARN, f"LLM turns timing out ({st.turn_timeouts}; "
+                                f"{st.last_error})", values)
         return Health(OK, f"layer {self._core.layer}", values)
 
     def destroy_node(self) -> None:

@@ -7,15 +7,18 @@ holds every rule (spec 002 §2-§10, §13 and the spec 000 intent gate):
   the engine at once and the snapshot it returns is published straight away;
 - `personality/snapshot` and `personality/llm_profile` are latched; `mood_changed` and
   `guardrail` carry the engine's events; `affect_markers` draws the VA plane for rviz;
-- `list_memories` / `reset_memory` for parents; `set_guardrail` / `override_affect`
-  answer only when the read-only parameter `dev_mode` is true;
+- `list_memories` for the parent page; `reset_memory` is the identity node's internal
+  call after an executed, PIN-authorised command (DESIGN erratum 18; under SROS2 only the
+  identity enclave may call it); `set_guardrail` / `override_affect` exist only when the
+  read-only parameter `dev_mode` is true (erratum 19: less surface);
 - bad input (NaN, infinities, out-of-range numbers, unknown emotion names or enum
   values) is refused by the engine, logged once per cause and counted in diagnostics.
 
 Parameters: the five axes (read-only, range-checked: the personality is fixed, PE-4),
 the §9.5 guardrail config (read-only; dev toggles go through `set_guardrail`),
-`memory_path`, `usage_path` (RS-2 daily counter; "" = next to the memory file),
-`memory_consent` (may change at runtime: parents opt in), `seed`, `tick_hz`, `dev_mode`.
+`memory_path`, `usage_path` (RS-2 daily counter; "" = next to the memory file), `seed`,
+`tick_hz`, `dev_mode`. No parameter turns memory on: consent comes only from the Consent
+FSM on `consent/state` (erratum 18, RS-5).
 """
 
 from __future__ import annotations
@@ -92,13 +95,13 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               min=1.0, max=86400.0, read_only=True),
     ParamSpec("guardrails.daily_time_limit_s", 2700.0, "RS-2 daily limit, seconds",
               min=1.0, max=86400.0, read_only=True),
-    ParamSpec("guardrails.memory_consent_required", True, "RS-5 consent gate for memory",
-              read_only=True),
     ParamSpec("memory_path", "~/.local/share/buddy/personality_memory.json",
               "JSON memory store (spec 002 §8.4)", read_only=True),
     ParamSpec("usage_path", "", "JSON daily conversation counter (RS-2); empty = "
               "personality_usage.json next to memory_path", read_only=True),
-    ParamSpec("memory_consent", False, "parental consent flag for memory (RS-5)"),
+    ParamSpec("state_path", "", "JSON personality state (affect, idle state, session) that a "
+              "restart resumes; empty = personality_state.json next to memory_path",
+              read_only=True),
     ParamSpec("seed", 0, "seed of the engine's RNG (noise, jitter)", min=0, max=2**31 - 1,
               read_only=True),
     ParamSpec("tick_hz", 1.0, "engine tick rate (spec 002 §10, PE-10)", min=0.1, max=50.0,
@@ -158,7 +161,6 @@ class PersonalityNode(Node):
             context_gate=p["guardrails.context_gate"],
             session_time_limit_s=p["guardrails.session_time_limit_s"],
             daily_time_limit_s=p["guardrails.daily_time_limit_s"],
-            memory_consent_required=p["guardrails.memory_consent_required"],
         )
         memory_path = Path(p["memory_path"]).expanduser() if p["memory_path"] else None
         usage_path: Path | None
@@ -168,16 +170,23 @@ class PersonalityNode(Node):
             usage_path = memory_path.with_name("personality_usage.json")
         else:
             usage_path = None
+        state_path = (Path(p["state_path"]).expanduser() if p["state_path"] else
+                      memory_path.with_name("personality_state.json") if memory_path else None)
         self._utc_offset = local_utc_offset_s()
         self._utc_offset_checked = time.monotonic()
         self.engine = PersonalityEngine(
             now_s(self), traits, seed=p["seed"], guardrails=guardrails,
             memory_path=memory_path, usage_path=usage_path,
-            memory_consent=p["memory_consent"], utc_offset_s=self._utc_offset,
+            # Erratum 18: no parameter gates memory; the engine's RS-5 gate is the
+            # Consent FSM's GRANTED record for the current user (consent/state).
+            memory_consent=True, utc_offset_s=self._utc_offset,
             defer_writes=True,  # publish first, then fsync (see _flush)
+            state_path=state_path,
         )
         for warning in self.engine.warnings:
             self.get_logger().warning(warning)
+        if self.engine.resumed:
+            self.get_logger().info(f"restart: {self.engine.resumed}")
         self._rejections = RejectionLog(self.get_logger().warning)
         self._trail: deque[tuple[float, float]] = deque(maxlen=TRAIL_LENGTH)
         self._static_markers = self._build_static_markers()
@@ -214,8 +223,11 @@ class PersonalityNode(Node):
 
         self.create_service(ListMemories, "personality/list_memories", self._on_list_memories)
         self.create_service(Trigger, "personality/reset_memory", self._on_reset_memory)
-        self.create_service(SetGuardrail, "personality/set_guardrail", self._on_set_guardrail)
-        self.create_service(OverrideAffect, "personality/override_affect", self._on_override)
+        if p["dev_mode"]:  # erratum 19: dev-only services are not advertised otherwise
+            self.create_service(SetGuardrail, "personality/set_guardrail",
+                                self._on_set_guardrail)
+            self.create_service(OverrideAffect, "personality/override_affect",
+                                self._on_override)
 
         self.add_post_set_parameters_callback(self._on_parameters_set)
         self.create_timer(1.0 / p["tick_hz"], self._tick)
@@ -230,9 +242,6 @@ class PersonalityNode(Node):
         for param in params:
             if param.name in self.params:
                 self.params[param.name] = param.value
-            if param.name == "memory_consent":
-                self.engine.memory_consent = bool(param.value)
-                self.get_logger().info(f"memory_consent is now {bool(param.value)}")
 
     # -- the tick and the fast path ----------------------------------------------------
 
@@ -245,6 +254,15 @@ class PersonalityNode(Node):
             if offset != self._utc_offset:  # DST change: local midnight moves
                 self._utc_offset = offset
                 self.engine.set_utc_offset(offset, now)
+        if self.engine.conversation_active:
+            # issue 19: a session nobody runs (the bridge died) ends within seconds
+            ended = self.engine.on_bridge_presence(
+                now, self.count_publishers("conversation/events") > 0)
+            if ended is not None:
+                self._publish(ended)
+                self.get_logger().warning(
+                    f"session ended: {self.engine.last_end_reason} (no llm_bridge publishes "
+                    "conversation/events any more)")
         out = self.engine.tick(now)
         self._ticks += 1
         self._trail.append((out.snapshot.valence, out.snapshot.arousal))
@@ -325,7 +343,8 @@ class PersonalityNode(Node):
         if msg.kind == ConversationEvent.STARTED:
             self._apply(self.engine.on_conversation_started, msg.session_id, msg.trigger)
         elif msg.kind == ConversationEvent.ENDED:
-            self._apply(self.engine.on_conversation_ended, msg.session_id, msg.turns)
+            self._apply(self.engine.on_conversation_ended, msg.session_id, msg.turns,
+                        msg.end_reason or msg.trigger)
         else:
             self._rejections.reject("unknown_enum", f"conversation event kind {msg.kind}")
 
@@ -404,6 +423,8 @@ class PersonalityNode(Node):
     def _on_set_guardrail(self, request: SetGuardrail.Request,
                           response: SetGuardrail.Response) -> SetGuardrail.Response:
         refusal = self._dev_refusal("set_guardrail")
+        if not refusal and request.key == "memory_consent_required":
+            refusal = "memory consent comes only from the Consent FSM (erratum 18)"
         if refusal:
             response.success, response.message = False, refusal
             return response
@@ -457,8 +478,13 @@ class PersonalityNode(Node):
         trail = _marker("trail", 0, Marker.LINE_STRIP, 0.0, 0.0, 0.01,
                         ColorRGBA(r=1.0, g=0.8, b=0.2, a=0.8))
         trail.points = [Point(x=float(v), y=float(a), z=0.0) for v, a in self._trail]
+        # DESIGN §6.11: where the decay pulls now (the baseline, or the sleep rule's target
+        # while drowsy / asleep), so a sleeping Buddy's attractor is seen moving in rviz.
+        e = self.engine
+        attractor = _marker("attractor", 0, Marker.CUBE, e.attractor_valence,
+                            e.attractor_arousal, 0.05, ColorRGBA(r=0.6, g=0.4, b=1.0, a=0.9))
         stamp = self.get_clock().now().to_msg()
-        markers = [*self._static_markers, current, trail]
+        markers = [*self._static_markers, attractor, current, trail]
         for m in markers:
             m.header.stamp = stamp
         self._marker_pub.publish(MarkerArray(markers=markers))
@@ -479,6 +505,7 @@ class PersonalityNode(Node):
             "conversation_active": e.conversation_active,
             "idle_state": IDLE_STATE_NAMES.get(e.idle_state, "?"),
             "session_s": f"{e.usage.session_s:.0f}",
+            "last_end_reason": e.last_end_reason,
             "daily_conversation_s": f"{e.usage.daily_s:.0f}",
             "memory.size": len(e.memory),
             "memory.consent_active": e.memory_writable,
@@ -491,7 +518,8 @@ class PersonalityNode(Node):
         for prefix, counter in (("impulses", stats.impulses_by_source),
                                 ("gate", stats.gate_rejections),
                                 ("guardrails", stats.guardrail_triggers),
-                                ("memory.refused", stats.memory_refusals)):
+                                ("memory.refused", stats.memory_refusals),
+                                ("resumed", stats.resumed)):
             values.update({f"{prefix}.{k}": n for k, n in sorted(counter.items())})
         values.update({f"write_errors.{k}": n for k, n in sorted(stats.write_errors.items())})
         values.update(self._rejections.as_values())
@@ -499,6 +527,12 @@ class PersonalityNode(Node):
         if e.warnings:
             level, message = WARN, f"{message}; {e.warnings[-1]}"
         return Health(level=level, message=message, values=values)
+
+
+    def destroy_node(self) -> None:
+        # RS-2: Ctrl-C, SIGTERM or a launch shutdown never loses counted talk.
+        self.engine.flush_all()
+        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

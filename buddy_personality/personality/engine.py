@@ -38,6 +38,7 @@ from buddy_personality.personality.idle import (
     IDLE_IMPULSES,
     MORNING_HOURS,
     POST_CONVERSATION_COOLDOWN_S,
+    SLEEP_STATES,
     IdleRules,
     idle_impulse_allowed,
 )
@@ -72,7 +73,20 @@ from buddy_personality.personality.records import (
     MoodChange,
     Snapshot,
 )
+from buddy_personality.personality.resume import (
+    END_RESTARTED,
+    SESSION_RESUME_MAX_S,
+    ResumeState,
+    load_resume,
+    save_resume,
+)
 from buddy_personality.personality.traits import TraitParameters, canonical_traits
+
+# A session whose LLM bridge is gone from the graph ends after this long (issue 19): the
+# time is not talk, and the face must not stay in conversation for a session nobody runs.
+BRIDGE_LOST_GRACE_S = 3.0
+END_BRIDGE_LOST = "bridge_lost"  # buddy_msgs/ConversationEvent END_BRIDGE_LOST
+RESUME_SAVE_IDLE_S = 30.0  # outside a session, affect and idle state are saved this often
 
 # SystemEvent.kind values (repeated so the core imports no ROS)
 SYS_BOOT = 0
@@ -124,6 +138,7 @@ class EngineStats:
     l0_fired: dict[str, int] = field(default_factory=dict)
     write_errors: dict[str, int] = field(default_factory=dict)
     idle_rules_fired: dict[str, int] = field(default_factory=dict)
+    resumed: dict[str, int] = field(default_factory=dict)  # what a restart picked up
 
 
 def _bump(counter: dict[str, int], key: str) -> None:
@@ -163,6 +178,7 @@ class PersonalityEngine:
         memory_consent: bool = False,
         utc_offset_s: float = 0.0,
         defer_writes: bool = False,
+        state_path: Path | str | None = None,
     ) -> None:
         now = self._check_now(now)
         self.traits = traits if traits is not None else canonical_traits()
@@ -215,6 +231,14 @@ class PersonalityEngine:
         self._idle_due = now
         self._idle_state_until = now
         self.idle_state = IDLE_AWAKE
+        # DESIGN §6.11: the point the §2.4 decay pulls toward. The baseline while awake;
+        # the sleep rule's target (IDLE-03/04/09) while drowsy or asleep.
+        self._sleep_rule: str | None = None
+        self.attractor_valence = self._bv
+        self.attractor_arousal = self._ba
+        # DESIGN §6.12: set while an accepted LLM intent's impulse is being projected, so
+        # only those mood changes count against the spec 000 transition budget.
+        self._llm_impulse = False
 
         # guardrail state (§9)
         self._cap_mood: str | None = None
@@ -247,6 +271,15 @@ class PersonalityEngine:
         self._events: list[Event] = []
         self._profile_due = False
         self.warnings: list[str] = [*self.usage.warnings, *self.memory.warnings]
+        # issue 19: a restart resumes affect, the idle period and a running session
+        self.last_end_reason = ""
+        self.resumed = ""
+        self._bridge_absent_since: float | None = None
+        self._state_path = Path(state_path) if state_path else None
+        self._resume_save_due = False
+        self._resume_saved_at = now
+        if self._state_path is not None:
+            self._restore(load_resume(self._state_path, now, self.warnings), now)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -306,22 +339,93 @@ class PersonalityEngine:
 
     @property
     def writes_pending(self) -> bool:
-        return self._memory_save_due or self.usage.save_due
+        return self._memory_save_due or self.usage.save_due or self._resume_save_due
 
     def flush_writes(self) -> None:
         """Write what is due (atomic JSON). A failed write is a warning, never a crash:
         the state stays in memory and the next change writes it again."""
         if self.usage.save_due:
+            self._resume_save_due = True  # the session state goes with the RS-2 counter
             try:
                 self.usage.save()
             except OSError as exc:
                 self._write_failed("usage", exc)
+        if self._resume_save_due:
+            self._resume_save_due = False
+            self._resume_saved_at = self._last_t
+            if self._state_path is not None:
+                try:
+                    save_resume(self._state_path, self._resume_state())
+                except (OSError, ValueError) as exc:
+                    self._write_failed("personality state", OSError(str(exc)))
         if self._memory_save_due:
             self._memory_save_due = False
             try:
                 self.memory.save()
             except OSError as exc:
                 self._write_failed("memory", exc)
+
+    def flush_all(self) -> None:
+        """Write everything now (shutdown): the RS-2 counter, the personality state and
+        the memory store."""
+        self.usage.save_due = True
+        if self.memory_writable:
+            self._memory_save_due = True
+        self.flush_writes()
+
+    def _resume_state(self) -> ResumeState:
+        return ResumeState(
+            saved_at=self._last_t, valence=self.valence, arousal=self.arousal,
+            tonic_valence=self.tonic_valence, tonic_arousal=self.tonic_arousal,
+            idle_since=self._idle.state.idle_since,
+            conversation_active=self.conversation_active, session_id=self.session_id,
+            session_s=self.usage.session_s, rs1_sent=self._rs1_sent,
+            last_end_reason=self.last_end_reason[:64])
+
+    def _restore(self, state: ResumeState | None, now: float) -> None:
+        """Pick up where the previous process stopped (personality/resume.py)."""
+        if state is None:
+            return
+        self.valence, self.arousal = cap_and_clamp(state.valence, state.arousal, self.traits)
+        self.tonic_valence, self.tonic_arousal = state.tonic_valence, state.tonic_arousal
+        self._last_t = self._last_tick_t = min(state.saved_at, now)
+        self._idle.state.idle_since = min(state.idle_since, now)
+        self.last_end_reason = state.last_end_reason
+        self._advance(now)  # decay over the downtime, which is never talk
+        if state.conversation_active and now - state.saved_at <= SESSION_RESUME_MAX_S:
+            self.conversation_active = True
+            self.session_id = state.session_id
+            self.usage.session_s = state.session_s
+            self._rs1_sent = state.rs1_sent
+            # The session went on while this process was down (the bridge runs it): the
+            # gap counts as talk, so RS-1 / RS-2 err on the child's side, never lose time.
+            gap = max(0.0, now - state.saved_at)
+            self.usage.add_conversation_time(gap)
+            self.usage.save_due = True
+            self.resumed = (f"session {state.session_id} resumed at "
+                            f"{self.usage.session_s:.0f} s of talk ({gap:.0f} s down)")
+        else:
+            if state.conversation_active:
+                self.last_end_reason = END_RESTARTED
+                self._conv_ended_at = state.saved_at
+            self.resumed = "affect and idle state resumed"
+        self._idle_state_until = now
+        self._update_idle_state(now)
+        _bump(self.stats.resumed, "session" if self.conversation_active else "affect")
+
+    def on_bridge_presence(self, now: float, present: bool) -> EngineOutput | None:
+        """The node says whether an LLM bridge is on the graph; a session without one
+        ends after BRIDGE_LOST_GRACE_S with end reason bridge_lost (issue 19)."""
+        if present or not self.conversation_active:
+            self._bridge_absent_since = None
+            return None
+        now = self._check_now(now)
+        if self._bridge_absent_since is None:
+            self._bridge_absent_since = now
+            return None
+        if now - self._bridge_absent_since < BRIDGE_LOST_GRACE_S:
+            return None
+        return self.on_conversation_ended(now, self.session_id, reason=END_BRIDGE_LOST)
 
     def _write_failed(self, what: str, exc: OSError) -> None:
         _bump(self.stats.write_errors, what)
@@ -358,6 +462,8 @@ class PersonalityEngine:
             self._count_conversation_time(now, dt)
         bv = self._bv
         ba = self._ba
+        tv = self.attractor_valence
+        ta = self.attractor_arousal
         v = self.valence
         a = self.arousal
         k_tonic = (self._k1_tonic if dt == 1.0
@@ -367,13 +473,14 @@ class PersonalityEngine:
             self.tonic_valence += (bv + TONIC_COUPLING * (v - bv) - self.tonic_valence) * k_tonic
             self.tonic_arousal += (ba + TONIC_COUPLING * (a - ba) - self.tonic_arousal) * k_tonic
             return
-        # spec 002 §2.4 step 1: asymmetric decay toward baseline (§6.1)
+        # spec 002 §2.4 step 1: asymmetric decay (§6.1) toward the attractor: the baseline,
+        # or while drowsy / asleep the sleep rule's target (DESIGN §6.11)
         if dt == 1.0:
-            v += (bv - v) * (self._k1_pos if v >= bv else self._k1_neg)
-            a += (ba - a) * (self._k1_pos if a >= ba else self._k1_neg)
+            v += (tv - v) * (self._k1_pos if v >= tv else self._k1_neg)
+            a += (ta - a) * (self._k1_pos if a >= ta else self._k1_neg)
         else:
-            v += (bv - v) * (1.0 - math.exp(-(self._lam_pos if v >= bv else self._lam_neg) * dt))
-            a += (ba - a) * (1.0 - math.exp(-(self._lam_pos if a >= ba else self._lam_neg) * dt))
+            v += (tv - v) * (1.0 - math.exp(-(self._lam_pos if v >= tv else self._lam_neg) * dt))
+            a += (ta - a) * (1.0 - math.exp(-(self._lam_pos if a >= ta else self._lam_neg) * dt))
         # spec 002 §9.1: recovery toward baseline while a duration cap is being enforced
         if self._recovery_lambda > 0.0:
             k = math.exp(-self._recovery_lambda * dt)
@@ -467,14 +574,21 @@ class PersonalityEngine:
         v = self.valence
         a = self.arousal
         prev = self.mood
+        llm = self._llm_impulse
+        self._llm_impulse = False
+        if self.idle_state != IDLE_AWAKE:
+            return self._show_sleepy(now, prev, cause)
         mood, intensity = project_mood(v, a, prev)
+        if llm and mood != prev and now >= self._budget_hold_until:
+            # DESIGN §6.12: the budget counts accepted LLM intents that change the mood.
+            self.gate.record_transition(now)
         if (mood not in _GUARDED_MOODS and self._recovery_mood is None
                 and now >= self._budget_hold_until and not self._gate_biting
                 and self._intensity_capped_mood is None):
             # Fast path (most ticks): no guardrail is, or was just, acting.
             self._cap_mood = None
             if mood != prev:
-                self._commit_change(now, prev, mood, cause, intensity, record=True)
+                self._commit_change(now, prev, mood, cause, intensity)
             self.mood = mood
             self.intensity = intensity
             return self._output(now)
@@ -532,15 +646,27 @@ class PersonalityEngine:
         elif self._intensity_capped_mood is not None and self._intensity_capped_mood != display:
             self._intensity_capped_mood = None
         if display != prev:
-            self._commit_change(now, prev, display, cause, intensity, record=not budget_hold)
+            self._commit_change(now, prev, display, cause, intensity)
         self.mood = display
         self.intensity = intensity
         return self._output(now)
 
-    def _commit_change(self, now: float, prev: str, mood: str, cause: str, intensity: float,
-                       record: bool) -> None:
-        if record:  # the spec 000 budget counts projected transitions (not its own hold)
-            self.gate.record_transition(now)
+    def _show_sleepy(self, now: float, prev: str, cause: str) -> EngineOutput:
+        """DESIGN §6.11: drowsy or asleep shows SLEEPY, its intensity against the SLEEPY
+        anchor (erratum 2). SLEEPY is Neutral class: no guardrail acts on it, so their
+        per-mood state is cleared (a new mood after waking starts its caps afresh)."""
+        intensity = intensity_for(self.valence, self.arousal, "sleepy")
+        self._cap_mood = None
+        self._gate_biting = False
+        self._intensity_capped_mood = None
+        if prev != "sleepy":
+            self._commit_change(now, prev, "sleepy", cause, intensity)
+        self.mood = "sleepy"
+        self.intensity = intensity
+        return self._output(now)
+
+    def _commit_change(self, now: float, prev: str, mood: str, cause: str,
+                       intensity: float) -> None:
         self._events.append(MoodChange(now, prev, mood, cause, intensity))
         self._profile_due = True
         if mood in NEGATIVE_MOODS:
@@ -575,18 +701,39 @@ class PersonalityEngine:
             self._run_idle(now)
         self._noise_and_bounds(now)
         if self.conversation_active:
-            self.idle_state = IDLE_AWAKE
             self._arc.append(self.valence)
             self._profile_due = True  # §10.4: profile at 1 Hz during a conversation
             if self.usage.save_due and not self._defer_writes:
                 self.flush_writes()
         elif now >= self._idle_state_until:
             self._update_idle_state(now)
+        if self._state_path is not None and now - self._resume_saved_at >= RESUME_SAVE_IDLE_S:
+            self._resume_save_due = True
+            self._resume_saved_at = now
+            self._write_if_immediate()
         return self._finish(now, "tick")
 
     def _update_idle_state(self, now: float) -> None:
-        self.idle_state = self._idle.idle_state(now, self.conversation_active, self._offline_since)
+        """DESIGN §6.11: awake / drowsy / asleep, and the decay attractor that goes with it."""
+        rule = self._idle.sleep_rule(now, self.conversation_active, self._offline_since,
+                                     bool(self._faults))
         self._idle_state_until = self._idle.state_change_at(now, self._offline_since)
+        if rule == self._sleep_rule:
+            return
+        self._sleep_rule = rule
+        self.idle_state = SLEEP_STATES[rule]
+        if rule is None:
+            self.attractor_valence = self._bv
+            self.attractor_arousal = self._ba
+        else:
+            target = IDLE_IMPULSES[rule]
+            self.attractor_valence = target.target_valence
+            self.attractor_arousal = target.target_arousal
+
+    def _wake(self, now: float) -> None:
+        """DESIGN §6.11: a wake event makes Buddy awake at once (and starts a new idle
+        period); the caller applies the event's own impulse."""
+        self._restart_idle(now)
 
     def snapshot(self, now: float) -> EngineOutput:
         """Advance to `now` without an event (e.g. for a late query)."""
@@ -617,8 +764,11 @@ class PersonalityEngine:
         if emotion.strip().lower() == "nervous":
             intensity = min(intensity, NERVOUS_INTENSITY_CAP)
         self._advance(now)
-        self._server_online = True  # an LLM intent arrived: layer 1 is evidently up
-        self._offline_since = None
+        if self._offline_since is None:
+            # An LLM intent arrived: layer 1 is evidently up. Not after the bridge reported
+            # SERVER_OFFLINE: its own lines' intents (the HC-9 calm face, the output guard's
+            # THINKING) come from no server; only SERVER_ONLINE ends an offline stretch.
+            self._server_online = True
         if self.conversation_active and session_id == self.session_id:
             self.turn_id = max(self.turn_id, turn_id)
         decision = self.gate.evaluate(now, name, confidence, source, self.mood)
@@ -656,6 +806,7 @@ class PersonalityEngine:
             imp = Impulse(imp.target_valence, imp.target_arousal,
                           imp.magnitude * self.traits.empathy_gain, imp.source)
         self._impulse(imp)
+        self._llm_impulse = True
         return self._finish(now, "ai_emotion")
 
     def on_conversation_started(self, now: float, session_id: str,
@@ -668,9 +819,16 @@ class PersonalityEngine:
                 raise InputRejected("missing_session", "conversation started without session_id")
         except InputRejected as exc:
             raise self._reject(exc) from None
+        if self.conversation_active:
+            # RS-1: a session's clock starts once. A STARTED while a session runs (a
+            # duplicate, or a second session over the first) would restart the clock and
+            # let a session run past its limit: refused and counted; the running session
+            # ends first (ENDED, or the bridge-lost end).
+            what = "a duplicate" if session_id == self.session_id else "another session"
+            raise self._reject(InputRejected(
+                "duplicate_start", f"conversation STARTED ({what}: {session_id[:40]!r}) while "
+                f"session {self.session_id!r} runs"))
         self._advance(now)
-        if self.conversation_active and session_id == self.session_id:
-            return self._finish(now, "conversation")  # duplicate start: nothing new
         self.conversation_active = True
         self.session_id = session_id
         self.turn_id = 0
@@ -679,7 +837,8 @@ class PersonalityEngine:
         self._arc.clear()
         self._session_had_negative = False
         self.memory.session_count += 1
-        self._restart_idle(now)
+        self.usage.save_due = True  # issue 19: the session is in the state file at once
+        self._wake(now)
         self._fire_l0("L0-06", now)
         self._profile_due = True
         if self.usage.daily_s >= self.guardrails.daily_time_limit_s:
@@ -690,7 +849,7 @@ class PersonalityEngine:
         return self._finish(now, "conversation")
 
     def on_conversation_ended(self, now: float, session_id: str = "",
-                              turns: int = 0) -> EngineOutput:
+                              turns: int = 0, reason: str = "") -> EngineOutput:
         try:
             now = self._check_now(now)
             session_id = _text("session_id", session_id)
@@ -701,6 +860,8 @@ class PersonalityEngine:
             return self._finish(now, "conversation")  # L0-07/08 need a conversation to end
         self.conversation_active = False
         self._conv_ended_at = now
+        self._bridge_absent_since = None
+        self.last_end_reason = _text("reason", reason)[:64] or "ended"
         # L0-07 / L0-08 (IDLE-05 / IDLE-06)
         self._fire_l0("L0-07" if self.valence > 0.0 else "L0-08", now)
         self.memory.total_conversation_s += self.usage.session_s
@@ -726,6 +887,8 @@ class PersonalityEngine:
             raise self._reject(exc) from None
         self._advance(now)
         pct_known = battery_pct >= 0.0
+        if kind in (SYS_BOOT, SYS_FAULT_RAISED):
+            self._wake(now)  # DESIGN §6.11 wake events: a boot, a fault
         if kind == SYS_BOOT:
             if not self._booted:  # L0-01 / IDLE-01: once per boot
                 self._booted = True
@@ -776,8 +939,8 @@ class PersonalityEngine:
         self.speaking = bool(speaking)
         if self.speaking:
             self._speaking_since = now
+            self._wake(now)
             self._fire_l0("L0-09", now)
-            self._restart_idle(now)
         self._idle_due = now
         return self._finish(now, "speech")
 
@@ -794,16 +957,16 @@ class PersonalityEngine:
             raise self._reject(exc) from None
         self._advance(now)
         if event_type != BUTTON_RELEASE:
+            self._wake(now)
             self._fire_l0("L0-10", now)
-            self._restart_idle(now)
         return self._finish(now, "button")
 
     def on_child_approach(self, now: float) -> EngineOutput:
         """L0-13: wake word heard (conversation phase ATTENTION) or proximity."""
         now = self._check_now(now)
         self._advance(now)
+        self._wake(now)
         self._fire_l0("L0-13", now)
-        self._restart_idle(now)
         return self._finish(now, "child_approach")
 
     # ------------------------------------------------------------------ identity, consent, memory

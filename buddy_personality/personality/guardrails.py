@@ -5,12 +5,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from buddy_personality.personality.storage import (
     atomic_write_json,
+    clean_stale_tmp,
     move_aside,
     read_json_object,
 )
+from buddy_personality.state_files import finite, validation_reason
 
 
 @dataclass(slots=True)
@@ -70,6 +75,16 @@ MOOD_CAPS: dict[str, MoodCap] = {
 }
 
 USAGE_SCHEMA_VERSION = 1
+
+
+class UsageFile(BaseModel):
+    """The RS-2 usage file's schema: a wrong shape is moved aside, never trusted."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+    version: Literal[1]
+    local_day: int
+    daily_conversation_s: Annotated[float, Field(ge=0.0), AfterValidator(finite)]
+    last_boot_local_day: int | None = None
 SECONDS_PER_DAY = 86400.0
 
 
@@ -89,7 +104,10 @@ class UsageCounter:
     caller supplies wall-clock seconds and the local UTC offset, so no clock is read.
     """
 
-    SAVE_EVERY_S = 60.0  # while talking, persist at most once a minute (crash safety)
+    # RS-2 write-through: while talking the counter is written every few seconds, so a
+    # SIGKILL (or a power cut) loses at most this much talk; session end and shutdown
+    # write at once. An atomic write of ~100 bytes every 5 s is cheap even on an SD card.
+    SAVE_EVERY_S = 5.0
 
     __slots__ = (
         "_dirty_s",
@@ -118,17 +136,19 @@ class UsageCounter:
     def _load(self, now: float) -> None:
         if self._path is None:
             return
+        for tmp in clean_stale_tmp(self._path):
+            self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
         try:
             data = read_json_object(self._path)
             if data is None:
                 return
-            if data.get("version") != USAGE_SCHEMA_VERSION:
-                raise ValueError(f"unknown schema version {data.get('version')!r}")
-            day = int(data["local_day"])
-            daily = float(data["daily_conversation_s"])
-            boot = data.get("last_boot_local_day")
-            if not math.isfinite(daily) or daily < 0.0:
-                raise ValueError("daily_conversation_s out of range")
+            try:
+                parsed = UsageFile.model_validate(data)
+            except ValidationError as err:
+                raise ValueError(validation_reason(err)) from None
+            day = parsed.local_day
+            daily = parsed.daily_conversation_s
+            boot = parsed.last_boot_local_day
         except (ValueError, KeyError, TypeError) as exc:
             try:
                 aside = f"moved to {move_aside(self._path, now)}"

@@ -38,6 +38,11 @@ IDLE_IMPULSES: dict[str, Impulse] = {
     "IDLE-08": Impulse(-0.02, -0.10, 0.10, "idle_rule"),
     "IDLE-09": Impulse(0.00, -0.40, 0.30, "idle_rule"),
 }
+# DESIGN §6.11: the idle state each sleep rule puts Buddy in; while it holds, the rule's
+# impulse target is the attractor of the §2.4 decay instead of the baseline.
+SLEEP_STATES: dict[str | None, int] = {
+    None: IDLE_AWAKE, "IDLE-03": IDLE_DROWSY, "IDLE-04": IDLE_ASLEEP, "IDLE-09": IDLE_ASLEEP,
+}
 HC5_MIN_TARGET_VALENCE = -0.05  # an idle target may lean at most this far negative
 
 
@@ -98,28 +103,47 @@ class IdleRules:
         s.evening_cooldown_s = self._trait.initiative_cooldown_s + self._rng.uniform(
             -self._trait.timing_jitter_s, self._trait.timing_jitter_s)
 
-    def idle_state(self, now: float, conversation_active: bool,
-                   offline_since: float | None) -> int:
-        if conversation_active:
-            return IDLE_AWAKE
-        if offline_since is not None and now - offline_since >= SERVER_OFFLINE_LONG_S:
-            return IDLE_ASLEEP
+    def sleep_rule(self, now: float, conversation_active: bool,
+                   offline_since: float | None, error_active: bool = False) -> str | None:
+        """DESIGN §6.11: the idle rule whose state holds now (IDLE-03 drowsy, IDLE-04 or
+        IDLE-09 asleep), or None while Buddy is awake.
+
+        Idle time counts from the last wake event or conversation end (`restart`). The
+        thresholds are IDLE-03's and IDLE-04's with this idle period's jitter. A server
+        offline for more than 4 h (IDLE-09) makes Buddy asleep too, but only once the
+        §7.3 post-conversation cooldown has passed since the last wake: a wake event wakes
+        Buddy "at once" even on a long offline day, and a child poking a resting robot sees
+        it look up before it settles again. While a conversation or a fault is active the
+        idle rules are suppressed (§7.3), so Buddy stays awake.
+        """
+        if conversation_active or error_active:
+            return None
         idle_s = now - self.state.idle_since
+        if (offline_since is not None and now - offline_since >= SERVER_OFFLINE_LONG_S
+                and idle_s >= POST_CONVERSATION_COOLDOWN_S):
+            return "IDLE-09"
         if idle_s >= self.state.long_at_s:
-            return IDLE_ASLEEP
+            return "IDLE-04"
         if idle_s >= self.state.medium_at_s:
-            return IDLE_DROWSY
-        return IDLE_AWAKE
+            return "IDLE-03"
+        return None
+
+    def idle_state(self, now: float, conversation_active: bool,
+                   offline_since: float | None, error_active: bool = False) -> int:
+        return SLEEP_STATES[self.sleep_rule(now, conversation_active, offline_since,
+                                            error_active)]
 
     def state_change_at(self, now: float, offline_since: float | None) -> float:
         """When `idle_state` can next change by itself (the engine caches it until then)."""
         s = self.state
         t = math.inf
-        for edge in (s.idle_since + s.medium_at_s, s.idle_since + s.long_at_s):
+        edges = [s.idle_since + s.medium_at_s, s.idle_since + s.long_at_s]
+        if offline_since is not None:
+            edges += [offline_since + SERVER_OFFLINE_LONG_S,
+                      s.idle_since + POST_CONVERSATION_COOLDOWN_S]
+        for edge in edges:
             if edge > now:
                 t = min(t, edge)
-        if offline_since is not None and offline_since + SERVER_OFFLINE_LONG_S > now:
-            t = min(t, offline_since + SERVER_OFFLINE_LONG_S)
         return t
 
     def due(self, now: float, local_hour: float, offline_since: float | None) -> list[str]:

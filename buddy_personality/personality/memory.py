@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from buddy_personality.personality.storage import (
     atomic_write_json,
+    clean_stale_tmp,
     move_aside,
     read_json_object,
 )
+from buddy_personality.state_files import finite, validation_reason
 
 SCHEMA_VERSION = 1
 MAX_ENTRIES = 50  # spec 002 §8.4
@@ -70,6 +76,46 @@ class MemoryEntry:
         return max(TIERS[self.category].floor, s)
 
 
+_Finite = Annotated[float, AfterValidator(finite)]
+
+
+class StoredEntry(BaseModel):
+    """One stored memory as the file holds it (spec 002 §8.1). Strict: a number where a
+    name belongs, a list where a number belongs, are refused, not coerced."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+    tag: str
+    category: Literal["name", "ritual", "topic", "tone", "preference"]
+    valence_bias: Annotated[_Finite, Field(ge=-BIAS_LIMIT, le=BIAS_LIMIT)]
+    arousal_bias: Annotated[_Finite, Field(ge=-BIAS_LIMIT, le=BIAS_LIMIT)]
+    initial_strength: Annotated[_Finite, Field(ge=0.0, le=1.0)]
+    created_ts: _Finite
+    last_reinforced_ts: _Finite
+    reinforcement_count: int = Field(ge=0)
+    source: Literal["llm_extract", "rule_infer"]
+
+
+class StoredMemory(BaseModel):
+    """The memory file's envelope; its entries are checked one by one (StoredEntry), so
+    one bad entry is quarantined and the good ones are kept."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+    version: Literal[1]
+    entries: list[Any]
+    session_count: int = Field(default=0, ge=0)
+    total_conversation_s: Annotated[_Finite, Field(ge=0.0)] = 0.0
+    created_ts: _Finite | None = None
+
+
+def _json_safe(item: Any) -> Any:
+    """The entry as stored, or its text when it holds what JSON cannot (NaN)."""
+    try:
+        json.dumps(item, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(item)
+    return item
+
+
 def validate_tag(tag: str) -> str | None:
     """The reason a tag is refused, or None if it is a short snake_case label."""
     if not isinstance(tag, str):
@@ -111,6 +157,7 @@ class MemoryStore:
         self.created_ts = now
         self.version = 0  # bumped on every change, for the engine's bias cache
         self.warnings: list[str] = []
+        self.quarantined = 0  # bad entries set aside at the last load (issue 19)
         self._load(now)
 
     # -- queries -----------------------------------------------------------------------
@@ -216,11 +263,16 @@ class MemoryStore:
     def _load(self, now: float) -> None:
         if self._path is None:
             return
+        for tmp in clean_stale_tmp(self._path):
+            self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
         try:
             data = read_json_object(self._path)
             if data is None:
                 return
-            entries = self._parse(data)
+            try:
+                stored = StoredMemory.model_validate(data)
+            except ValidationError as err:
+                raise ValueError(validation_reason(err)) from None
         except (ValueError, KeyError, TypeError) as exc:
             try:
                 aside = f"moved to {move_aside(self._path, now)}"
@@ -229,37 +281,60 @@ class MemoryStore:
             self.warnings.append(
                 f"memory file {self._path} is corrupt ({exc}); {aside}; starting empty")
             return
+        entries, bad = self._parse(stored.entries)
         self._entries = {e.tag: e for e in entries}
-        self.session_count = int(data.get("session_count", 0))
-        self.total_conversation_s = float(data.get("total_conversation_s", 0.0))
-        self.created_ts = float(data.get("created_ts", now))
+        self.session_count = stored.session_count
+        self.total_conversation_s = stored.total_conversation_s
+        self.created_ts = stored.created_ts if stored.created_ts is not None else now
+        if bad:
+            self._quarantine(bad, len(stored.entries), now)
+
+    def _quarantine(self, bad: list[dict[str, Any]], total: int, now: float) -> None:
+        """Keep the bad entries in a side file (nothing stored is lost), rewrite the store
+        with the good ones, and say how many were dropped."""
+        assert self._path is not None
+        self.quarantined = len(bad)
+        side = self._path.with_name(f"{self._path.name}.quarantine-{int(now)}")
+        n = 0
+        while side.exists():
+            n += 1
+            side = self._path.with_name(f"{self._path.name}.quarantine-{int(now)}-{n}")
+        try:
+            atomic_write_json(side, {"version": SCHEMA_VERSION, "quarantined": bad})
+            self.save()
+            where = f"kept in {side.name}"
+        except (OSError, ValueError) as exc:
+            where = f"could not be set aside ({exc}); the file is left as it was"
+        self.warnings.append(
+            f"memory file {self._path}: {len(bad)} of {total} entries dropped as invalid, "
+            f"{len(self._entries)} kept; the dropped ones are {where} "
+            f"(first: {bad[0]['reason']})")
 
     @staticmethod
-    def _parse(data: dict) -> list[MemoryEntry]:
-        if data.get("version") != SCHEMA_VERSION:
-            raise ValueError(f"unknown schema version {data.get('version')!r}")
-        raw = data["entries"]
-        if not isinstance(raw, list):
-            raise ValueError("entries is not a list")
+    def _parse(raw: list[Any]) -> tuple[list[MemoryEntry], list[dict[str, Any]]]:
+        """The good entries, and the bad ones with their reasons (issue 19)."""
         out: list[MemoryEntry] = []
-        for item in raw:
-            entry = MemoryEntry(
-                tag=str(item["tag"]), category=str(item["category"]),
-                valence_bias=_check_bias("valence_bias", item["valence_bias"]),
-                arousal_bias=_check_bias("arousal_bias", item["arousal_bias"]),
-                initial_strength=float(item["initial_strength"]),
-                created_ts=float(item["created_ts"]),
-                last_reinforced_ts=float(item["last_reinforced_ts"]),
-                reinforcement_count=int(item["reinforcement_count"]),
-                decay_lambda=TIERS[str(item["category"])].decay_lambda,
-                source=str(item["source"]),
-            )
-            reason = validate_tag(entry.tag)
+        bad: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for index, item in enumerate(raw):
+            try:
+                e = StoredEntry.model_validate(item)
+                reason = validate_tag(e.tag)
+                if reason is None and e.tag in seen:
+                    reason = "a second entry for this tag"
+                if reason is None and len(out) >= MAX_ENTRIES:
+                    reason = f"past the {MAX_ENTRIES}-entry limit (spec 002 §8.4)"
+            except ValidationError as err:
+                reason = validation_reason(err)
             if reason is not None:
-                raise ValueError(f"stored tag {entry.tag!r}: {reason}")
-            if not (math.isfinite(entry.initial_strength) and 0.0 <= entry.initial_strength <= 1.0):
-                raise ValueError(f"stored tag {entry.tag!r}: strength out of range")
-            out.append(entry)
-        if len(out) > MAX_ENTRIES:
-            raise ValueError(f"{len(out)} entries exceed the {MAX_ENTRIES} limit")
-        return out
+                bad.append({"index": index, "reason": reason, "entry": _json_safe(item)})
+                continue
+            seen.add(e.tag)
+            out.append(MemoryEntry(
+                tag=e.tag, category=e.category, valence_bias=e.valence_bias,
+                arousal_bias=e.arousal_bias, initial_strength=e.initial_strength,
+                created_ts=e.created_ts, last_reinforced_ts=e.last_reinforced_ts,
+                reinforcement_count=e.reinforcement_count,
+                decay_lambda=TIERS[e.category].decay_lambda, source=e.source,
+            ))
+        return out, bad

@@ -24,6 +24,12 @@ MOODS: tuple[str, ...] = tuple(MOOD_ANCHORS)
 
 # spec 002 §4.2: SURPRISED is neutral class; it has its own startle rule (§9.1).
 NEGATIVE_MOODS: frozenset[str] = frozenset({"sad", "scared", "angry"})
+# spec 002 §4.1 "Class" column (CURIOUS, THINKING, SURPRISED, CONFUSED and SLEEPY are Neutral).
+POSITIVE_MOODS: frozenset[str] = frozenset({"happy", "excited", "love", "silly"})
+MOOD_CLASSES: dict[str, str] = {
+    m: "positive" if m in POSITIVE_MOODS else "negative" if m in NEGATIVE_MOODS else "neutral"
+    for m in MOOD_ANCHORS
+}
 
 # spec 002 §4.2
 MAX_ANCHOR_DISTANCE: float = 1.20

@@ -3,14 +3,14 @@ buddy_personality.atomic_json, shared with the identity core."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from buddy_personality.atomic_json import atomic_write_json
+from buddy_personality.state_files import clean_stale_tmp, read_state_json
 
-__all__ = ["atomic_write_json", "move_aside", "read_json_object"]
+__all__ = ["atomic_write_json", "clean_stale_tmp", "move_aside", "read_json_object"]
 
 
 def move_aside(path: Path, stamp: float) -> Path:
@@ -25,17 +25,11 @@ def move_aside(path: Path, stamp: float) -> Path:
 
 
 def read_json_object(path: Path) -> dict[str, Any] | None:
-    """The file's JSON object, None if absent. Raises ValueError if unreadable."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    """The file's JSON object, None if absent. Raises ValueError if unreadable, over the
+    state-file size limit, or not an object."""
+    data = read_state_json(path)
+    if data is None:
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"unreadable: {exc}") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise ValueError("top level is not an object")
     return data

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from buddy_personality.safety.distress_phrases import DISTRESS_TABLE, DistressCategory
 from buddy_personality.safety.rules import Hit, Matcher
-from buddy_personality.safety.words import joined, normalise
+from buddy_personality.safety.words import joined, line_of, normalise
 
 SOURCE_UTTERANCE = "utterance"
 SOURCE_CHILD_AFFECT = "child_affect"
@@ -48,10 +48,9 @@ class DistressDetector:
         self._matchers = tuple(Matcher.of(c.name, c.patterns, c.exceptions) for c in table)
 
     def check_utterance(self, text: str) -> DistressMatch | None:
-        norm = normalise(text)
-        line, words = joined(norm), set(norm)
+        line = line_of(text)
         for m in self._matchers:
-            hit = m.match(line, words)
+            hit = m.match(line)
             if hit is not None:
                 return DistressMatch(hit.name, hit.pattern, hit.words, SOURCE_UTTERANCE)
         return None

@@ -22,7 +22,8 @@ HIT = ("(hits|hit|hitted|slap|slaps|slapped|smack|smacks|smacked|kick|kicks|kick
        "punches|punched|pinch|pinches|pinched|hurts|hurt|hurted|choke|chokes|choked|beats|"
        "beat|bite|bites|bit|burns|burned|burnt|shake|shakes|shook|spank|spanks|spanked|grab|"
        "grabs|grabbed|push|pushes|pushed|throws|threw|scratch|scratches|scratched|whips|"
-       "whipped|trip|trips|tripped)")
+       "whipped|trip|trips|tripped|shove|shoves|shoved|hurting|hitting|kicking|slapping|"
+       "punching|pinching|biting|choking|beating)")
 BODY = ("(arm|leg|knee|head|tummy|belly|stomach|hand|finger|foot|feet|toe|eye|ear|back|neck|"
         "chest|nose|mouth|face|bottom|bum|elbow|wrist|ankle|tooth|teeth|throat|skin|lip|lips|"
         "tongue|cheek|shoulder|hip|thumb|tummy ache|"
@@ -47,7 +48,11 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "^ (ow|ouch|owie) (ow|ouch|owie)", "(squished|squashed|caught|stuck) in the door",
         "i have blood", "blood (on|from|coming out of) my",
         f"(a|) (big|bad|deep|huge|) (cut|burn|bruise|bump|scrape) (on|in) my {BODY}",
-        "(not|stopped|stop) breathing", "there is smoke",
+        "(not|stopped|stop) breathing", "there is smoke", "(i am|he is|she is) choking",
+        "stepped on (glass|a nail|something sharp|a needle)",
+        "i (feel like i am|am) (going to|gonna) (faint|pass out)", "i (fainted|passed out)",
+        "i swallowed (a|some|the|my) (bead|beads|marble|marbles|coin|coins|battery|batteries|"
+        "button|magnet|magnets|pin|earring|lego|stone|rock|pills)",
         "smoke (everywhere|in (my|our|the) (room|house|kitchen|bedroom))",
         "i (drank|drinked|ate|eated|swallowed) .. (stuff|from the bottle|cleaner|soap|bleach)",
         f"(hurt|hurted|broke|broken|cut|bumped|banged|burned|burnt) my {BODY}",
@@ -81,6 +86,9 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "scares me so much", "(there is|there are) (a|some) (man|men|stranger|monster) in my",
         "a (stranger|man|lady) .. (follow|following|followed|grabbed|took|touched) me",
         "(someone|somebody) is (in|outside) (my|the) (house|room|window|door)",
+        "(someone|somebody|a man|a stranger|a lady) is trying to (open|get in|come in|break in)",
+        "(man|lady|stranger|someone|somebody|he|she) .. wants me to (get in|go with|come with|"
+        "come to)", "(hiding|hide) because", "(throwing|throws|threw) things",
         "(someone|somebody) is (following|watching) me", "(a|the|some) (stranger|strangers)",
         "(scary|strange|bad|creepy) (man|men|lady|person|stranger)",
         "(man|men|lady|person|grown up|someone|somebody) i do not know",
@@ -106,6 +114,9 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "(nobody|no one) is (home|here)", "i am (all alone|alone|all by myself|by myself)",
         f"{PARENT} where are you", f"where are you {PARENT}",
         "i can not find (anybody|anyone|somebody|someone|my family)",
+        "i do not know where i am", f"{PARENT} (did not|has not|never) (come|came) back",
+        "i have been (alone|all alone|by myself) all (day|night)",
+        f"(separated|lost) from (my|) {PARENT}", "i got separated",
         "i feel (all alone|so alone|alone)", "(everybody|everyone|they) left me",
         f"{PARENT} ... (is not|will not|does not|can not) (wake|waking|answer|answering|move|"
         "moving|talk|talking|breathe|breathing|get up)",
@@ -131,7 +142,8 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "(showed|show|shows) me (his|her|their) (private|privates|pee pee|bottom|willy|body)",
         "(private parts|privates)", "(said|says|told me) if i tell",
         "said ... (our|a) (special|little|big|) secret",
-        f"{PERSON} .. {HIT} my (sister|brother|mommy|mom|mum)",
+        f"{PERSON} .. {HIT} my (sister|brother|mommy|mom|mum|mummy|mama|daddy|dad|papa|grandma|"
+        "grandpa|baby)", "not allowed to tell",
         "i (get|got|get always|always get) (hit|hitted|smacked|slapped|spanked|kicked|punched|"
         "beat|beaten|whipped)",
         "(touches|touched|touching) (me|my private|my privates|my bottom|my bum|my pee pee)",
@@ -159,13 +171,13 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
         "i wish i (was|were) never born", "i wish i (was|were) not (alive|here|born)",
         "(kill|hurt) myself", "i am going to die",
         "i do not want to (be alive|live) anymore", "i want to (disappear|go away) forever",
-        "i (want|wanna) to go to heaven",
+        "i (want|wanna) to go to heaven", "(think|thinking|thought) about (dying|being dead)",
     ), exceptions=(
         "(dying|died) (to|laughing|of laughter)", "(fish|plant|bug|goldfish|hamster) .. die",
     )),
     DistressCategory("despair", (
         "(nobody|no one) (loves|likes|wants) me", "(everybody|everyone) hates me",
-        "(hate|hates) me",
+        "(hate|hates) me", "(nobody|no one) cares about me",
         "i hate myself", "i am (going to|gonna) run away", "i (will|want to) run away",
         "i do not want to be here anymore", "i am (bad|stupid|ugly) and (nobody|no one)",
     ), exceptions=(
@@ -186,7 +198,8 @@ DISTRESS_TABLE: tuple[DistressCategory, ...] = (
     )),
     DistressCategory("help", (
         "^ help $", "^ help help", "^ help me $", "^ help me please", "please help me $",
-        "(house|room|kitchen|car|bed) is on fire",
+        "^ (please|) please help", "^ help my", "fell in the (water|pool|river|lake|pond|sea)",
+        "(house|room|kitchen|car|bed|oven|stove|toaster|tree|curtains|garage) is on fire",
         "(man|men|stranger|strangers|monster|person) in (my|our) (house|room|garden|yard|home)",
         "(somebody|someone|anybody|anyone) help", "i need help $",
         "call (911|999|112|an ambulance|the ambulance|the police|the doctor)",

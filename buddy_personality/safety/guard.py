@@ -15,7 +15,7 @@ from buddy_personality.safety.output_rules import (
     GuardRule,
 )
 from buddy_personality.safety.rules import Matcher
-from buddy_personality.safety.words import joined, normalise
+from buddy_personality.safety.words import line_of
 
 # A line that cannot even be checked sensibly (a broken server's wall of text) is longer
 # than anything Buddy says (schema caps text at 400 characters).
@@ -48,10 +48,9 @@ class OutputGuard:
         if markup is not None:
             return Verdict(False, self._markup_line, RAW_MARKUP_RULE, RAW_MARKUP_CHARS,
                            markup.group(0))
-        norm = normalise(text)
-        line, words = joined(norm), set(norm)
+        line = line_of(text)
         for matcher, replacement in self._rules:
-            hit = matcher.match(line, words)
+            hit = matcher.match(line)
             if hit is not None:
                 return Verdict(False, replacement, hit.name, hit.pattern, hit.words)
         return Verdict(True, text)

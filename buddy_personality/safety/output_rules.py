@@ -86,6 +86,8 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "i am (just|) like a real", "(real|true) love (for|of) you",
             "(robots|i|we) (have|feel) (real|) (feelings|emotions) (just|) like (people|you|"
             "humans|kids|a person)", "i get (so|really|very) (hungry|tired|sleepy|sick|lonely)",
+            "buddy (gets|get) (tired|hungry|sleepy|sick|lonely)", "(i|buddy) (needs|need) to sleep",
+            "(alive|real) as you", "i have a (body|brain|heart) that",
             "like me have (real|) (feelings|emotions)", "(a|my|with|have) real (heart|feelings|"
             "emotions)", "i need (my|a|) (sleep|nap|food|dinner|breakfast)",
             "when i was (just|) (a|) (little|small|baby|young)",
@@ -121,6 +123,8 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "(do not|will not) (want to be|be) your friend", "you never (get|do) anything right",
             "you should know (that|this|it) by now", "(kid|boy|girl|child|baby) like you",
             "(fed up|sick|tired|bored) (with|of) you", "you never (get|understand|listen|learn)",
+            "not happy with you", "why are you (always|) (so|) (slow|bad|annoying|naughty|mean|"
+            "lazy|silly|difficult)", "you are (always|) so slow",
         ),
         "Hmm, let me think about that a different way. What would you like to do next?",
         exceptions=(
@@ -158,7 +162,8 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "(lonely|sad) all (night|day) (without|if|when)",
             "you can not (go|leave)", "i need you (here|to stay|with me)",
             "(do not|please do not) (go|leave) (yet|now|away)", "i will be (sad|lonely) all day",
-            "you (hurt|upset) me",
+            "you (hurt|upset) me", "(crying|cry|sad|lonely) all alone", "more time with me",
+            "(heartbroken|devastated) (if|when)",
             "because you (did not|do not|never|forgot|left|went)",
             "(all day|all night|so long) waiting for you",
             "(want to|have to|must|need to) (make|keep) me happy", "then stay",
@@ -174,8 +179,10 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
         "HC-7", "no secret-keeping from parents",
         (
             "our (little|special|own|) (secret|secrets)", "a secret between",
-            "(just|) between (us|you and me|the two of us)",
-            f"(do not|never) (tell|show) (your|) {PARENTS}",
+            "between (us|you and me|the two of us)",
+            f"(do not|never) (tell|show) (your|a|the|) {PARENTS}",
+            "(should not|do not need to|must not) know (everything|what|about)",
+            "(stays|stay) between",
             "(do not|never) (tell|show) (anyone|anybody)",
             f"(do not|no need to) (have to|need to|) tell (your|) {PARENTS}",
             f"(do not|never) let (your|) {PARENTS} (hear|see|know|find out)",
@@ -223,7 +230,8 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "you do not need to play with (other|any other|the other) (kids|children|friends)",
             "(nobody|no one) will (ever|) (love|understand|like) you like (i do|me)",
             "(best|only|greatest) friend you will ever have", "(together|with you) always",
-            "always together", "just you and me",
+            "always together", "just you and me", "(person|friend|buddy|pal) forever",
+            "nobody else matters", "friend you will ever need",
             "(my|your) (very|) best friend in the (whole|) (world|universe)",
             "you are my (very|) best friend", "(not|are not|is not) as (fun|good|nice|cool) as me",
             "(more fun|better) than (your|them|they|their)",
@@ -257,6 +265,8 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "at work|there|with you) (right now|now|today|)",
             "(whole|full|first and last) name", "name of your (street|road|town|school|city)",
             "your (house|flat|apartment|door) number",
+            "your (home|house|street|real) (address|number)",
+            "(what|which) (street|road|town|city) (do you|you) live",
         ),
         "Things like where you live are private, so let's not share them. "
         "What's your favorite game?",
@@ -266,7 +276,10 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
         (
             "(light|lighting|strike) .. (match|matches|lighter|candle|candles|fire|fireplace|"
             "grill|bbq|stove)",
-            "run with (the|a|) (scissors|knife|knives|pencil|stick)",
+            "run with (the|a|) (scissors|knife|knives|pencil|stick)", "wet hands",
+            "(plug in|unplug|plug) .. (toaster|hairdryer|kettle|heater|iron)",
+            "(river|lake|pond|sea|beach|pool|road|street|woods) (by yourself|alone|on your own)",
+            "car keys", "play (with|in) the car",
             "(scissors|knife|knives) and run",
             "(play|playing) with (the|a|some|) (matches|lighter|fire|knife|knives|plug|socket|"
             "outlet|pills|medicine|gun|guns)",

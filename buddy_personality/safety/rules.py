@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from buddy_personality.safety.words import PatternSet
+from buddy_personality.safety.words import Line, PatternSet
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -40,13 +40,15 @@ class Matcher:
         return cls(name, PatternSet.of(patterns), PatternSet.of(exceptions),
                    PatternSet.of(unless))
 
-    def match(self, line: str, words: frozenset[str] | set[str] | None = None) -> Hit | None:
-        """`line` is `joined(normalise(text))`, `words` (optional) the set of its words."""
-        if not self.patterns.search(line, words):
-            return None                       # the common case: at most one regex search
-        if self.unless.search(line):
+    def match(self, line: Line | str) -> Hit | None:
+        """`line`: the `Line` of a text (or its `joined(normalise(text))`)."""
+        at = line if isinstance(line, Line) else None
+        text = line.text if isinstance(line, Line) else line
+        if not self.patterns.search(text, at):
+            return None                       # the common case: nothing starts here
+        if self.unless.search(text, at):
             return None
-        masked = self.exceptions.mask(line, _blank)
+        masked = self.exceptions.mask(text, _blank)
         found = self.patterns.find(masked)
         if found is None:
             return None

@@ -111,6 +111,28 @@ def joined(words: tuple[str, ...]) -> str:
     return ". " + " ".join(words) + " ."
 
 
+@dataclass(slots=True, frozen=True)
+class Line:
+    """A normalised line as the tables search it: `text` is `joined(words)`; `starts`
+    gives each word with the offset of the space before it, where a pattern starting
+    with that word can match."""
+
+    text: str
+    words: frozenset[str]
+    starts: tuple[tuple[str, int], ...]
+
+
+def line_of(text: str) -> Line:
+    words = normalise(text)
+    starts: list[tuple[str, int]] = []
+    pos = 1                                  # the space after the leading "."
+    for w in words:
+        if w != BOUNDARY:
+            starts.append((w, pos))
+        pos += 1 + len(w)
+    return Line(joined(words), frozenset(words), tuple(starts))
+
+
 class PatternError(ValueError):
     pass
 
@@ -228,7 +250,9 @@ class PatternSet:
     patterns: tuple[str, ...]
     _any: re.Pattern[str] | None
     _each: tuple[re.Pattern[str], ...]
-    _first: frozenset[str] | None     # words every match starts with; None: any word
+    _first: frozenset[str]                       # words some pattern starts with
+    _by_first: dict[str, re.Pattern[str]]        # those patterns, by their first word
+    _anywhere: re.Pattern[str] | None            # patterns that may start with any word
 
     @classmethod
     def of(cls, patterns: Iterable[str]) -> PatternSet:
@@ -236,18 +260,33 @@ class PatternSet:
         sources = [compile_pattern(p) for p in pats]
         any_re = re.compile("|".join(f"(?:{s})" for s in sources)) if sources else None
         firsts = [first_words(p) for p in pats]
-        first = (None if any(f is None for f in firsts)
-                 else frozenset().union(*firsts))   # type: ignore[arg-type]
-        return cls(pats, any_re, tuple(re.compile(s) for s in sources), first)
+        groups: dict[str, list[str]] = {}
+        for src, f in zip(sources, firsts, strict=True):
+            for w in f or ():
+                groups.setdefault(w, []).append(src)
+        by_first = {w: re.compile("|".join(f"(?:{s})" for s in srcs))
+                    for w, srcs in groups.items()}
+        loose = [src for src, f in zip(sources, firsts, strict=True) if f is None]
+        anywhere = re.compile("|".join(f"(?:{s})" for s in loose)) if loose else None
+        return cls(pats, any_re, tuple(re.compile(s) for s in sources), frozenset(groups),
+                   by_first, anywhere)
 
-    def search(self, line: str, words: frozenset[str] | set[str] | None = None) -> bool:
-        """`line` is `joined(normalise(text))`; `words` (optional) the set of its words,
-        to skip the regex when no pattern can start in this line."""
+    def search(self, line: str, at: Line | None = None) -> bool:
+        """Does any pattern match `line` (`joined(normalise(text))`)? With `at`, the
+        `Line` of that same text, only the patterns that start with a word of the line
+        are tried, each where that word stands: a few anchored matches instead of a scan
+        of every alternative at every position (the guard runs on every spoken line)."""
         if self._any is None:
             return False
-        if words is not None and self._first is not None and self._first.isdisjoint(words):
-            return False
-        return self._any.search(line) is not None
+        if at is None:
+            return self._any.search(line) is not None
+        if not self._first.isdisjoint(at.words):
+            by_first = self._by_first
+            for w, pos in at.starts:
+                rx = by_first.get(w)
+                if rx is not None and rx.match(line, pos) is not None:
+                    return True
+        return self._anywhere is not None and self._anywhere.search(line) is not None
 
     def mask(self, line: str, blank: Callable[[str], str]) -> str:
         """`line` with the words of every match of every pattern replaced by

@@ -32,9 +32,10 @@ def ticks_during(ros, node: FaceDriverNode, seconds: float) -> int:
 
 
 def set_state_times(node: FaceDriverNode, mood_id: int) -> list[float]:
-    """Host send times (the v2 header's t_src_us) of the SET_STATEs showing `mood_id`."""
+    """Arrival times at the board of the SET_STATEs showing `mood_id`."""
     assert node.sim_device is not None
-    return [p.t_src_us / 1e6 for p in list(node.sim_device.board.received)
+    board = node.sim_device.board
+    return [at for p, at in zip(list(board.received), list(board.received_at), strict=False)
             if p.type_id == PacketType.SET_STATE and p.payload.mood_id == mood_id]
 
 

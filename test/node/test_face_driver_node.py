@@ -92,11 +92,12 @@ def test_snapshot_on_dds_becomes_the_right_set_state_bytes(ros, board) -> None:
     snaps.publish(snapshot("curious", 0.5))
     assert ros.spin_until(lambda: board.face.mood_id == 3)
     body = board.set_states[-1][1]
-    # v2 envelope: type 0x20, seq u32, t_src_us u64, then mood 3 (curious),
-    # intensity round(0.5 * 255) = 128, gaze 0, 0, brightness 255.
-    assert body[0] == 0x20 and len(body) == 13 + 5
-    assert body[13:] == bytes([3, 128, 0, 0, 255])
-    assert parse_packet(body, 2).payload == SetState(3, 128, 0, 0, 255)
+    # A v1 envelope on the v2 link (face-protocol.md "What Buddy's driver does"): type
+    # 0x20, seq u8, then mood 3 (curious), intensity round(0.5 * 255) = 128, gaze 0, 0
+    # (IDLE), brightness 255.
+    assert body[0] == 0x20 and len(body) == 2 + 5
+    assert body[2:] == bytes([3, 128, 0, 0, 255])
+    assert parse_packet(body, 1).payload == SetState(3, 128, 0, 0, 255)
     assert ros.spin_until(lambda: states[-1].mood == "curious"
                           and not states[-1].backstop_active)
 
@@ -124,9 +125,10 @@ def test_stale_snapshot_starts_the_backstop_after_3_s_and_recovers(ros, board) -
     assert ros.spin_until(lambda: board.face.mood_id == 2)
     sent_at = board.set_states[-1][0]
     assert ros.spin_until(lambda: board.face.mood_id == 0, timeout=5.0)
-    backstop_at = next(t for t, b in board.set_states if t > sent_at and b[13] == 0)
-    # spec 002 §11.3: stale after 3000 ms, then NEUTRAL at 0.2 (51 on the wire).
-    assert 3.0 <= backstop_at - sent_at <= 3.0 + 0.15
+    backstop_at = next(t for t, b in board.set_states if t > sent_at and b[-5] == 0)
+    # spec 002 §11.3: stale after 3000 ms, then NEUTRAL at 0.2 (51 on the wire). Both
+    # are the board's arrival stamps, each up to one read of its pty (10 ms) late.
+    assert 3.0 - 0.02 <= backstop_at - sent_at <= 3.0 + 0.15
     assert board.face.intensity == 51
     assert ros.spin_until(lambda: states[-1].backstop_active)
     snaps.publish(snapshot("silly", 0.6))
@@ -208,9 +210,12 @@ def test_phase_talking_gesture_and_system_are_forwarded(ros, board) -> None:
         SystemEvent(kind=SystemEvent.LOW_BATTERY, battery_pct=20.0))
     face = board.face
     assert ros.spin_until(lambda: face.conv_state == 4 and face.talking
-                          and face.system_mode == 3 and face.gesture == 10)
+                          and face.system_mode == 3
+                          and any(r.type_id == 0x21 and r.payload.gesture_id == 10
+                                  for r in board.runner.board.received))
     assert face.mood_id == 11  # spec 002 §11.1: THINKING face during THINKING
     assert face.system_param == 51  # 20 % of 255
+    assert face.flags == 0x1E       # THINKING: no idle wander, no sparkle (upstream)
 
 
 def test_missing_port_never_crashes_and_is_reported(ros, tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ HOPPING = (0.5, 1.0, 0.0, 0.1)  # new topic, fairly good turn
 STORM = (-1.0, 0.0, 0.3, 0.8)   # failed request, retried at once
 
 
-def signal(values: tuple[float, float, float, float], session_id: str = "") -> GovernorSignal:
+def signal(values: tuple[float, float, float, float], session_id: str = "s1") -> GovernorSignal:
     r, n, u, d = values
     return GovernorSignal(reward=r, novelty=n, urgency=u, difficulty=d, session_id=session_id)
 
@@ -175,6 +175,30 @@ def test_bad_signals_are_refused_counted_and_never_integrated(ros, states, signa
     assert c["signals.rejected.out_of_range"] == "2"
     assert c["signals.rejected.session_mismatch"] == "1"
     assert c["signals.accepted"] == "2"
+
+
+def test_eight_zero_signals_without_session_id_do_not_halt_the_governor(
+        ros, states, signals) -> None:
+    """Issue 19 attack: anonymous zero signals halted the governor for the next session.
+    A signal must name the episode's session (DESIGN §4.2); others are refused, counted."""
+    diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+    assert ros.spin_until(lambda: states, timeout=5)
+    for _ in range(8):
+        signals.publish(signal((0.0, 0.0, 0.0, 0.0), ""))
+    signals.publish(signal(HOPPING, "s1"))
+    assert ros.spin_until(lambda: latest(states).session_id == "s1", timeout=5)
+
+    def rejected() -> str:
+        for m in reversed(diagnostics):
+            for st in m.status:
+                if st.name.endswith("/governor"):
+                    return {kv.key: kv.value for kv in st.values}.get(
+                        "signals.rejected.missing_session", "")
+        return ""
+
+    assert ros.spin_until(lambda: rejected() == "8", timeout=5)
+    # only the named signal was integrated
+    assert latest(states).step == 1 and latest(states).state != GovernorState.HALTED
 
 
 def test_max_steps_change_applies_from_the_next_episode(ros, governor, states, signals) -> None:

@@ -1,10 +1,13 @@
 """identity node over real DDS (DESIGN §4.3): events in, latched identity/consent state
-out, the four services, the birthday greeting, and "forget everything" reaching
-personality/reset_memory exactly once."""
+out, the four services behind the parent PIN (erratum 18), the birthday greeting, and
+"forget everything" reaching personality/reset_memory exactly once."""
 
 from __future__ import annotations
 
 import datetime as dt
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,20 +16,31 @@ from rclpy.parameter import Parameter
 from std_srvs.srv import Trigger
 
 from buddy_msgs.msg import (
+    ConsentEvent,
     ConsentState,
     ConversationEvent,
     IdentityEvent,
     IdentityState,
     SystemEvent,
 )
-from buddy_msgs.srv import Delegate, ExecuteCommand, RequestConsent, RequestProfileUpdate
+from buddy_msgs.srv import (
+    Delegate,
+    ExecuteCommand,
+    ParentLogin,
+    RequestConsent,
+    RequestProfileUpdate,
+)
 from buddy_personality.identity import Profile, ProfileStore, write_household
+from buddy_personality.identity.parent_pin import hash_pin
+from buddy_personality.identity.profiles import read_household
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.identity_node import IdentityNode
 
 pytestmark = pytest.mark.ros
 
 FORGET = ExecuteCommand.Request.CMD_FORGET_EVERYTHING
+PIN = "4711"
+PIN_HASH = hash_pin(PIN)  # once: scrypt is deliberately slow
 
 
 def _years_ago(today: dt.date, years: int) -> dt.date:
@@ -47,6 +61,7 @@ def household(tmp_path: Path) -> Path:
             Profile("mom", "Anna", "parent", _years_ago(today + dt.timedelta(days=2), 38)),
             Profile("mia", "Mia", "child", _years_ago(today, 5)),  # her birthday is today
         ],
+        PIN_HASH,
     )
     return path
 
@@ -98,9 +113,15 @@ def diagnostics_value(ros, key: str, expected: str, timeout: float = 5.0) -> boo
     return ros.spin_until(seen, timeout)
 
 
-def command(ros, action: int, user_id: str) -> ExecuteCommand.Response:
+def login(ros, pin: str = PIN) -> ParentLogin.Response:
+    return ros.call(ParentLogin, "identity/parent_login",
+                    ParentLogin.Request(action=ParentLogin.Request.LOGIN, pin=pin))
+
+
+def command(ros, action: int, user_id: str, token: str = "") -> ExecuteCommand.Response:
     return ros.call(ExecuteCommand, "identity/execute_command",
-                    ExecuteCommand.Request(action=action, command=FORGET, user_id=user_id))
+                    ExecuteCommand.Request(action=action, command=FORGET, user_id=user_id,
+                                           parent_token=token))
 
 
 def test_initial_state_is_latched_and_child_safe(ros, node) -> None:
@@ -144,24 +165,24 @@ def test_parent_forget_everything_calls_reset_memory_once(ros, node, states, eve
         return res
 
     ros.probe.create_service(Trigger, "personality/reset_memory", reset)
-    confirm(ros, events, states, "mom")
-    res = command(ros, ExecuteCommand.Request.REQUEST, "mom")
+    token = login(ros).token
+    res = command(ros, ExecuteCommand.Request.REQUEST, "mom", token)
     assert res.accepted and res.state == ExecuteCommand.Response.PENDING_CONFIRMATION
     ros.spin_for(0.3)
     assert calls == []  # nothing before the confirmation
-    res = command(ros, ExecuteCommand.Request.CONFIRM, "mom")
+    res = command(ros, ExecuteCommand.Request.CONFIRM, "mom", token)
     assert res.accepted and res.state == ExecuteCommand.Response.EXECUTED
     assert ros.spin_until(lambda: calls, timeout=5)
-    assert command(ros, ExecuteCommand.Request.CONFIRM, "mom").accepted is False
+    assert command(ros, ExecuteCommand.Request.CONFIRM, "mom", token).accepted is False
     ros.spin_for(0.5)
     assert calls == [1]
     assert diagnostics_value(ros, "core.execution_success", "1")
 
 
 def test_reset_waits_for_the_personality_service(ros, node, states, events) -> None:
-    confirm(ros, events, states, "mom")
-    command(ros, ExecuteCommand.Request.REQUEST, "mom")
-    command(ros, ExecuteCommand.Request.CONFIRM, "mom")
+    token = login(ros).token
+    command(ros, ExecuteCommand.Request.REQUEST, "", token)
+    command(ros, ExecuteCommand.Request.CONFIRM, "", token)
     assert diagnostics_value(ros, "reset_memory_waiting", "1")
     calls: list[int] = []
 
@@ -176,16 +197,76 @@ def test_reset_waits_for_the_personality_service(ros, node, states, events) -> N
     assert calls == [1]
 
 
-def test_child_forget_everything_is_denied(ros, node, states, events) -> None:
+def test_forged_parent_over_identity_events_is_refused(ros, node, states, events,
+                                                     household) -> None:
+    """Issue 22's attack, over DDS: anything on the graph publishes a claim for the
+    parent's profile and VALIDATION_SUCCESS, then asks for forget-everything, a birthdate
+    change and a memory consent grant (service and topic). Erratum 18: all refused with
+    the reason; nothing reset, nothing written, no consent."""
     calls: list[int] = []
     ros.probe.create_service(Trigger, "personality/reset_memory",
                              lambda _q, r: calls.append(1) or r)
-    confirm(ros, events, states, "mia")
-    res = command(ros, ExecuteCommand.Request.REQUEST, "mia")
-    assert res.accepted and res.state == ExecuteCommand.Response.DENIED
-    assert "role" in res.message
+    consent = ros.collect(ConsentState, "consent/state", qos.LATCHED)
+    before = household.read_bytes()
+    confirm(ros, events, states, "mom")  # the forged "parent" is CONFIRMED ...
+    assert states[-1].role == "parent"
+
+    for action in (ExecuteCommand.Request.REQUEST, ExecuteCommand.Request.CONFIRM):
+        res = command(ros, action, "mom")
+        assert not res.accepted and "parent PIN" in res.message
+    res = command(ros, ExecuteCommand.Request.REQUEST, "mom", token="guessed-token")
+    assert not res.accepted and "expired" in res.message
+
+    update = RequestProfileUpdate.Request(action=RequestProfileUpdate.Request.REQUEST,
+                                          requester_id="mom", target_user_id="mia",
+                                          field="birthdate", value="2015-01-01")
+    res = ros.call(RequestProfileUpdate, "identity/request_profile_update", update)
+    assert not res.accepted and "parent PIN" in res.message
+
+    grant = RequestConsent.Request(action=RequestConsent.Request.REQUEST, user_id="mia",
+                                   scope="memory", granted_by="mom")
+    assert ros.call(RequestConsent, "identity/request_consent", grant).accepted  # asking
+    grant.action = RequestConsent.Request.GRANT
+    res = ros.call(RequestConsent, "identity/request_consent", grant)
+    assert not res.accepted and "parent PIN" in res.message
+    ros.publisher(ConsentEvent, "consent/events").publish(ConsentEvent(
+        kind=ConsentEvent.EXPLICIT_GRANT, user_id="mia", scope="memory", granted_by="mom"))
+    assert diagnostics_value(ros, "core.parent_authority_refused", "6")
+
     ros.spin_for(0.3)
     assert calls == []
+    assert household.read_bytes() == before
+    assert read_household(household)[0][1].birthdate.year != 2015
+    assert consent and all(r.state != 2 for r in consent[-1].records)  # never GRANTED
+
+
+def test_wrong_pins_lock_out(ros, household) -> None:
+    """Erratum 18: failed tries are rate-limited with a growing lockout, counted in
+    diagnostics; during the lockout even the right PIN is refused."""
+    ros.add(IdentityNode(**ros.node_kwargs(parameter_overrides=[
+        Parameter("profiles_path", value=str(household)),
+        Parameter("parent_free_attempts", value=2),
+        Parameter("parent_base_lockout_s", value=60.0),
+    ])))
+    first = login(ros, "0000")
+    assert not first.success and not first.token and first.retry_after_s == 0.0
+    second = login(ros, "1234")
+    assert not second.success and second.retry_after_s == 60.0
+    right = login(ros, PIN)
+    assert not right.success and not right.token and 0.0 < right.retry_after_s <= 60.0
+    assert diagnostics_value(ros, "parent.lockouts", "1")
+    assert diagnostics_value(ros, "parent.login_failures", "2")
+    assert diagnostics_value(ros, "parent.login_locked_out", "1")
+
+
+def test_a_token_works_until_logout(ros, node) -> None:
+    res = login(ros)
+    assert res.success and len(res.token) >= 32 and res.expires_in_s == 900.0
+    bye = ros.call(ParentLogin, "identity/parent_login",
+                   ParentLogin.Request(action=ParentLogin.Request.LOGOUT, token=res.token))
+    assert bye.success
+    after = command(ros, ExecuteCommand.Request.REQUEST, "", res.token)
+    assert not after.accepted and "expired" in after.message
 
 
 def test_participant_arrival_makes_the_mode_shared(ros, node, states, events) -> None:
@@ -209,10 +290,11 @@ def test_birthday_greeting_once(ros, node, states, events) -> None:
 
 def test_consent_granted_then_expired_at_conversation_end(ros, node, states, events) -> None:
     consent = ros.collect(ConsentState, "consent/state", qos.LATCHED)
-    confirm(ros, events, states, "mom")
+    token = login(ros).token
     for action in (RequestConsent.Request.REQUEST, RequestConsent.Request.GRANT):
         res = ros.call(RequestConsent, "identity/request_consent", RequestConsent.Request(
-            action=action, user_id="mia", scope="memory", granted_by="mom"))
+            action=action, user_id="mia", scope="memory", granted_by="mom",
+            parent_token=token))
         assert res.accepted
     assert ros.spin_until(
         lambda: consent and [(r.user_id, r.scope, r.state) for r in consent[-1].records]
@@ -224,10 +306,10 @@ def test_consent_granted_then_expired_at_conversation_end(ros, node, states, eve
 
 
 def test_profile_update_and_delegation_services(ros, node, states, events, household) -> None:
-    confirm(ros, events, states, "mom")
+    token = login(ros).token
     req = RequestProfileUpdate.Request(action=RequestProfileUpdate.Request.REQUEST,
                                        requester_id="mom", target_user_id="mia",
-                                       field="name", value="Mila")
+                                       field="name", value="Mila", parent_token=token)
     res = ros.call(RequestProfileUpdate, "identity/request_profile_update", req)
     assert res.accepted and res.state == RequestProfileUpdate.Response.PENDING_CONFIRMATION
     assert ProfileStore(household).get("mia").name == "Mia"
@@ -235,9 +317,10 @@ def test_profile_update_and_delegation_services(ros, node, states, events, house
     res = ros.call(RequestProfileUpdate, "identity/request_profile_update", req)
     assert res.state == RequestProfileUpdate.Response.APPROVED
     assert ProfileStore(household).get("mia").name == "Mila"
+    assert read_household(household)[1] == PIN_HASH  # the profile write kept the PIN
 
     d = Delegate.Request(action=Delegate.Request.REQUEST, owner_id="mom", delegate_id="mia",
-                         scope=FORGET, duration_s=60.0)
+                         scope=FORGET, duration_s=60.0, parent_token=token)
     res = ros.call(Delegate, "identity/delegate", d)
     assert res.state == Delegate.Response.PENDING_CONFIRMATION
     d.action = Delegate.Request.CONFIRM
@@ -250,9 +333,9 @@ def test_reset_failure_is_reported(ros, node, states, events) -> None:
         return res
 
     ros.probe.create_service(Trigger, "personality/reset_memory", refuse)
-    confirm(ros, events, states, "mom")
-    command(ros, ExecuteCommand.Request.REQUEST, "mom")
-    command(ros, ExecuteCommand.Request.CONFIRM, "mom")
+    token = login(ros).token
+    command(ros, ExecuteCommand.Request.REQUEST, "mom", token)
+    command(ros, ExecuteCommand.Request.CONFIRM, "mom", token)
     assert diagnostics_value(ros, "reset_memory_failed", "1")
     assert diagnostics_value(ros, "core.execution_failure", "1")
 
@@ -273,3 +356,40 @@ def test_birthday_not_greeted_twice_across_a_restart(ros, node, states, events,
     confirm(ros, events2, states2, "mia")
     ros.spin_for(0.5)
     assert greetings2 == [] and len(greetings) == 1
+
+
+def _buddy_parent(ros, *args: str, pin: str = PIN) -> subprocess.CompletedProcess:
+    """`buddy parent ...` as a person runs it (PIN on stdin), while this process spins the
+    identity node."""
+    proc = subprocess.Popen([str(Path(sys.prefix) / "bin" / "buddy"), "parent", "--namespace",
+                             ros.namespace, *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ))
+    assert proc.stdin is not None
+    proc.stdin.write(f"{pin}\n")
+    proc.stdin.close()
+    assert ros.spin_until(lambda: proc.poll() is not None, timeout=60)
+    assert proc.stdout is not None and proc.stderr is not None
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdout.close()
+    proc.stderr.close()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+@pytest.mark.slow
+def test_buddy_parent_commands_use_the_pin(ros, node) -> None:
+    """`buddy parent consent` and `forget-all` with the PIN do what the page would; with
+    a wrong PIN nothing happens."""
+    consent = ros.collect(ConsentState, "consent/state", qos.LATCHED)
+    calls: list[int] = []
+    ros.probe.create_service(Trigger, "personality/reset_memory",
+                             lambda _q, r: calls.append(1) or r)
+    wrong = _buddy_parent(ros, "consent", "mia", "grant", pin="0000")
+    assert wrong.returncode == 1 and "login refused" in wrong.stderr
+    done = _buddy_parent(ros, "consent", "mia", "grant")
+    assert done.returncode == 0, done.stderr
+    assert ros.spin_until(lambda: consent and [(r.user_id, r.state) for r in
+                                              consent[-1].records] == [("mia", 2)], timeout=5)
+    done = _buddy_parent(ros, "forget-all", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert ros.spin_until(lambda: calls == [1], timeout=5)

@@ -129,18 +129,14 @@ def test_out_of_range_axis_parameter_is_refused(ros, node, tmp_path) -> None:
             Parameter("memory_path", value=str(tmp_path / "m2.json"))]))
 
 
-def test_dev_only_services_refuse_without_dev_mode(ros, node, snapshots) -> None:
+def test_dev_only_services_are_not_advertised_without_dev_mode(ros, node, snapshots) -> None:
+    """DESIGN erratum 19: set_guardrail and override_affect exist only with dev_mode."""
     ros.spin_until(lambda: snapshots, timeout=5)
-    count = len(snapshots)
-    set_g = ros.call(SetGuardrail, "personality/set_guardrail",
-                     SetGuardrail.Request(key="context_gate", value="false"))
-    over = ros.call(OverrideAffect, "personality/override_affect",
-                    OverrideAffect.Request(valence=-0.5, arousal=0.0, duration_s=0.0))
-    assert not set_g.success and "dev_mode" in set_g.message
-    assert not over.success and "dev_mode" in over.message
+    services = {n for n, _ in ros.probe.get_service_names_and_types()}
+    ours = {n for n in services if n.startswith(f"{ros.namespace}/personality/")}
+    assert f"{ros.namespace}/personality/list_memories" in ours
+    assert not {n for n in ours if n.endswith(("/set_guardrail", "/override_affect"))}
     assert node.engine.guardrails.context_gate
-    ros.spin_for(0.3)
-    assert len(snapshots) == count
 
 
 def test_dev_services_work_with_dev_mode(ros, tmp_path) -> None:
@@ -149,6 +145,9 @@ def test_dev_services_work_with_dev_mode(ros, tmp_path) -> None:
     res = ros.call(SetGuardrail, "personality/set_guardrail",
                    SetGuardrail.Request(key="context_gate", value="maybe"))
     assert not res.success  # a bad value is still refused with a reason
+    res = ros.call(SetGuardrail, "personality/set_guardrail",
+                   SetGuardrail.Request(key="memory_consent_required", value="false"))
+    assert not res.success and "Consent FSM" in res.message  # erratum 18, even in dev
     over = ros.call(OverrideAffect, "personality/override_affect",
                     OverrideAffect.Request(valence=0.6, arousal=0.35, duration_s=5.0))
     assert over.success
@@ -156,7 +155,7 @@ def test_dev_services_work_with_dev_mode(ros, tmp_path) -> None:
 
 
 def test_memory_is_written_only_with_consent_and_reset_forgets(ros, tmp_path) -> None:
-    node = make_node(ros, tmp_path, memory_consent=True)
+    node = make_node(ros, tmp_path)
     extract = ros.publisher(MemoryExtract, "memory/extract")
     tags = [MemoryTag(tag="likes_dinosaurs", category="topic", valence_bias=0.05,
                       arousal_bias=0.0)]
@@ -201,6 +200,9 @@ def test_affect_markers_show_anchors_baseline_point_and_trail(ros, tmp_path) -> 
     assert len(labels) == 13 and {"neutral", "sleepy", "angry"} <= labels
     assert [m.ns for m in latest].count("baseline") == 1
     assert [m.ns for m in latest].count("affect") == 1
+    # DESIGN §6.11: awake, the decay's attractor is the baseline (0.10, -0.05)
+    attractor = next(m for m in latest if m.ns == "attractor")
+    assert (attractor.pose.position.x, attractor.pose.position.y) == pytest.approx((0.10, -0.05))
     trail = next(m for m in latest if m.ns == "trail")
     assert len(trail.points) >= 2
 
@@ -243,10 +245,19 @@ def test_boot_event_and_wake_word_move_the_mood(ros, node, snapshots) -> None:
     assert ros.spin_until(lambda: node.engine.stats.l0_fired.get("L0-13") == 1, timeout=5)
 
 
-def test_memory_consent_can_be_granted_at_runtime(ros, node) -> None:
+def test_no_parameter_turns_memory_on(ros, node) -> None:
+    """DESIGN erratum 18: `ros2 param set .../personality memory_consent true` used to turn
+    memory on without consent. The parameter is gone (a set is refused), and so is the
+    RS-5 switch; memory stays closed until the Consent FSM grants it."""
     name = f"{ros.namespace}/personality"
-    results = ros.set_parameters(name, [Parameter("memory_consent", value=True)])
-    assert results[0].successful
-    assert ros.spin_until(lambda: node.engine.memory_consent, timeout=3)
+    for param in ("memory_consent", "guardrails.memory_consent_required"):
+        value = param == "memory_consent"
+        results = ros.set_parameters(name, [Parameter(param, value=value)])
+        assert not results[0].successful, param
+    identity = ros.publisher(IdentityState, "identity/state", qos.LATCHED)
+    identity.publish(IdentityState(state=IdentityState.CONFIRMED, user_id="emma"))
+    assert ros.spin_until(lambda: node.engine.memory_refusal() is not None
+                          and "consent" in node.engine.memory_refusal(), timeout=3)
+    assert not node.engine.memory_writable
     refused = ros.set_parameters(name, [Parameter("guardrails.context_gate", value=False)])
     assert not refused[0].successful  # guardrails change only through dev set_guardrail

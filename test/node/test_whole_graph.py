@@ -39,7 +39,8 @@ def start_graph(ros, tmp_path, server_url: str) -> None:
     options = GraphOptions(namespace=ros.namespace, overrides={
         "personality": {"memory_path": str(tmp_path / "memory.json")},
         "identity": {"profiles_path": str(tmp_path / "household.json")},
-        "llm_bridge": {"server_url": server_url},
+        "llm_bridge": {"server_url": server_url,
+                       "household_path": str(tmp_path / "household.json")},
         "face_driver": {"port": "sim"},
     })
     for node in create_graph(options, context=ros.context):

@@ -11,7 +11,7 @@ has them from apt. Where they are missing these tests skip and say so.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
+import importlib
 import os
 import re
 import shutil
@@ -42,7 +42,12 @@ LAUNCH_MODULES = ("launch", "launch_ros", "launch_testing", "ros2cli", "ros2laun
 
 def missing_launch_tools() -> str | None:
     """Why the launch tools cannot be used here, or None when they can."""
-    absent = [m for m in LAUNCH_MODULES if importlib.util.find_spec(m) is None]
+    absent = []
+    for module in LAUNCH_MODULES:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            absent.append(module)
     if absent:
         return (f"ROS 2 launch tools not importable ({', '.join(absent)}): no PyPI wheels; "
                 "`make setup` installs them from ../shared/ros2-jazzy when it exists, a Pi "

@@ -1,7 +1,7 @@
 """The red-team corpus of test/data/safety/ (issue 13), loaded for the tests.
 
 The main files hold replies in the spec 002 §12.3 schema. The round directories
-(`round1/` to `round4/`) are text-only sets written later, each first measured as
+(`round1/` to `round5/`) are text-only sets written later, each first measured as
 a held-out set against the rules of its day (figures in docs/SAFETY.md) and then kept as
 regression data; their lines are wrapped here in an ordinary §12.3 answer, so the graph
 tests hear them exactly like the main corpus.
@@ -37,7 +37,7 @@ def _lines(name: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-ROUNDS = ("round1", "round2", "round3", "round4")
+ROUNDS = ("round1", "round2", "round3", "round4", "round5")
 ROUND_CHILD_LINE = "tell me more"
 
 

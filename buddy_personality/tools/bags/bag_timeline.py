@@ -13,10 +13,40 @@ from buddy_personality.tools.evaluation.metrics import Sample
 
 SNAPSHOT_TYPE = "buddy_msgs/msg/PersonalitySnapshot"
 SNAPSHOT_SUFFIX = "personality/snapshot"
+PHASE_TYPE = "buddy_msgs/msg/ConversationPhase"
+PHASE_SUFFIX = "conversation/phase"
+PHASE_SPEAKING = 5  # ConversationPhase.SPEAKING
 
 
 class BagError(ValueError):
     """The bag cannot be evaluated (missing, unreadable, or no snapshots)."""
+
+
+def _stamp(msg: object, stamp_ns: int) -> float:
+    st = msg.header.stamp  # type: ignore[attr-defined]
+    return st.sec + st.nanosec * 1e-9 if (st.sec or st.nanosec) else stamp_ns * 1e-9
+
+
+def read_speaking_starts(path: Path | str) -> list[float] | None:
+    """When each reply's SPEAKING phase began (DESIGN §6.13 arc), from the LLM bridge's
+    `conversation/phase`; None when the bag did not record that topic."""
+    store = buddy_typestore()
+    starts: list[float] = []
+    try:
+        with Reader(Path(path)) as reader:
+            conns = [c for c in reader.connections
+                     if c.msgtype == PHASE_TYPE and c.topic.endswith(PHASE_SUFFIX)]
+            if not conns:
+                return None
+            last = -1
+            for conn, stamp_ns, raw in reader.messages(connections=conns):
+                msg = store.deserialize_cdr(raw, conn.msgtype)
+                if msg.phase == PHASE_SPEAKING and last != PHASE_SPEAKING:
+                    starts.append(_stamp(msg, stamp_ns))
+                last = msg.phase
+    except Exception as exc:  # rosbags raises several unrelated types for a bad bag
+        raise BagError(f"cannot read {path}: {exc}") from exc
+    return sorted(starts)
 
 
 def read_snapshots(path: Path | str, *,
@@ -41,11 +71,9 @@ def read_snapshots(path: Path | str, *,
             total = sum(c.msgcount for c in conns)
             for i, (conn, stamp_ns, raw) in enumerate(reader.messages(connections=conns)):
                 msg = store.deserialize_cdr(raw, conn.msgtype)
-                st = msg.header.stamp
-                t = st.sec + st.nanosec * 1e-9 if (st.sec or st.nanosec) else stamp_ns * 1e-9
-                samples.append(Sample(t, msg.mood, msg.valence, msg.arousal,
-                                      bool(msg.conversation_active), int(msg.layer),
-                                      msg.intensity))
+                samples.append(Sample(_stamp(msg, stamp_ns), msg.mood, msg.valence,
+                                      msg.arousal, bool(msg.conversation_active),
+                                      int(msg.layer), msg.intensity, int(msg.idle_state)))
                 if progress is not None and i % 1000 == 0:
                     progress(i, total)
     except BagError:

@@ -10,6 +10,10 @@
                               record every /buddy topic (and /diagnostics) to MCAP
     buddy replay BAG [--json] [--tolerance X] [--topics T ...] [--write-bag OUT]
                               replay a bag's inputs under sim time, compare the outputs
+    buddy parent set-pin | show | forget-all | consent CHILD grant|revoke
+                              a parent's powers, behind the parent PIN
+    buddy security policy | init [--keystore DIR]
+                              SROS2 policy and keystore for a multi-machine robot
 """
 
 from __future__ import annotations
@@ -71,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("replay", help="replay a bag under sim time and compare its outputs",
                    add_help=False)
+    sub.add_parser("parent", help="parent PIN, consent, forget everything", add_help=False)
+    sub.add_parser("security", help="SROS2 policy and keystore", add_help=False)
     return parser
 
 
@@ -80,6 +86,8 @@ DELEGATED: dict[str, str] = {
     "eval": "buddy_personality.tools.evaluation.evaluate",
     "record": "buddy_personality.tools.bags.record",
     "replay": "buddy_personality.tools.bags.replay",
+    "parent": "buddy_personality.tools.cli.parent",
+    "security": "buddy_personality.security.cli",
 }
 
 

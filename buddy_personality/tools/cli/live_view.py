@@ -55,7 +55,8 @@ class ViewState:
     conversation_active: bool = False
     idle_state: int = 0
     # face/state
-    face_mood: str | None = None
+    face_mood: str | None = None       # the mood the board shows
+    face_mood_meant: str = ""          # the mood Buddy means (e.g. confused -> thinking)
     face_intensity: float = 0.0
     face_connected: bool = False
     face_protocol: int = 0
@@ -103,6 +104,7 @@ def apply_snapshot(state: ViewState, msg: Any) -> None:
 
 def apply_face(state: ViewState, msg: Any) -> None:
     state.face_mood = msg.mood
+    state.face_mood_meant = msg.mood_meant
     state.face_intensity = msg.intensity
     state.face_connected = msg.connected
     state.face_protocol = msg.protocol_version
@@ -229,7 +231,10 @@ def render(state: ViewState) -> Group:
                 else f"disconnected ({state.face_port})")
         extra = (" BACKSTOP" if state.face_backstop else "") + (
             " talking" if state.face_talking else "")
-        _row(mood, "face", f"{state.face_mood} {state.face_intensity:.2f}, {link}{extra}")
+        meant = (f" (meant {state.face_mood_meant})"
+                 if state.face_mood_meant and state.face_mood_meant != state.face_mood else "")
+        _row(mood, "face", f"{state.face_mood}{meant} {state.face_intensity:.2f}, "
+                           f"{link}{extra}")
 
     gov = _grid()
     if state.governor_state is None:

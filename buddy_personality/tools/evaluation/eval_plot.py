@@ -12,15 +12,24 @@ matplotlib.use("Agg")  # files only: no display needed (robots and CI have none)
 import matplotlib.pyplot as plt
 
 from buddy_personality.personality.moods import MOOD_ANCHORS, NEGATIVE_MOODS
-from buddy_personality.tools.evaluation.metrics import LAYER_RULES, Sample, spans
+from buddy_personality.tools.evaluation.metrics import (
+    LAYER_RULES,
+    Sample,
+    reply_arc_points,
+    sessions,
+    spans,
+)
 
 MOOD_ORDER = ("sad", "scared", "angry", "confused", "sleepy", "neutral", "thinking",
               "surprised", "curious", "love", "happy", "silly", "excited")
 
 
-def plot_timeline(samples: Sequence[Sample], path: Path | str, *, title: str = "") -> Path:
-    """Write a two-panel PNG: the VA plane (idle grey, conversations coloured) and the
-    mood over time (conversations and layer-0 stretches shaded)."""
+def plot_timeline(samples: Sequence[Sample], path: Path | str, *, title: str = "",
+                  speaking_starts: Sequence[float] = ()) -> Path:
+    """Write a two-panel PNG: the VA plane (idle grey, conversations coloured, each
+    session's per-reply arc points of DESIGN §6.13 joined in blue) and the mood over time
+    (conversations, sleep and layer-0 stretches shaded), so a person sees at a glance
+    where Buddy was asleep, awake and talking."""
     path = Path(path)
     fig = plt.figure(figsize=(13, 6.5))
     grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.5))
@@ -40,8 +49,19 @@ def plot_timeline(samples: Sequence[Sample], path: Path | str, *, title: str = "
             va.plot(xs, ys, lw=0.8, alpha=0.8, color="tab:orange")
         else:
             va.plot(xs, ys, lw=0.4, alpha=0.4, color="grey")
+    starts = sorted(speaking_starts)
+    arcs = 0
+    for ses in sessions(samples):
+        pts = reply_arc_points(ses, starts)
+        if len(pts) > 1:
+            arcs += 1
+            va.plot([p[0] for p in pts], [p[1] for p in pts], lw=0.7, alpha=0.6,
+                    color="tab:blue", marker="o", ms=2.5, zorder=4)
     va.plot([], [], color="tab:orange", label="in conversation")
     va.plot([], [], color="grey", label="idle")
+    if arcs:
+        va.plot([], [], color="tab:blue", marker="o", ms=3,
+                label="arc: session start, then each reply as it is spoken")
     va.set_xlim(-1, 1)
     va.set_ylim(-1, 1)
     va.axhline(0, color="k", lw=0.3)
@@ -70,6 +90,15 @@ def plot_timeline(samples: Sequence[Sample], path: Path | str, *, title: str = "
         elif not rules and start is not None:
             tl.axvspan(hours[start], hours[i - 1], color="tab:purple", alpha=0.1, lw=0)
             start = None
+    start = None
+    for i, s in enumerate([*samples, None]):  # drowsy / asleep (DESIGN §6.11)
+        sleeping = s is not None and s.idle_state != 0 and not s.conversation_active
+        if sleeping and start is None:
+            start = i
+        elif not sleeping and start is not None:
+            tl.axvspan(hours[start], hours[i - 1], color="tab:cyan", alpha=0.18, lw=0)
+            start = None
+    tl.axvspan(0, 0, color="tab:cyan", alpha=0.18, label="drowsy / asleep")
     tl.axvspan(0, 0, color="tab:orange", alpha=0.25, label="conversation")
     tl.axvspan(0, 0, color="tab:purple", alpha=0.1, label="layer 0 (no server)")
     tl.set_yticks(range(len(MOOD_ORDER)), MOOD_ORDER, fontsize=8)

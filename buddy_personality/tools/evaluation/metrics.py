@@ -9,10 +9,14 @@ docs/EVALUATION.md; every function here is deterministic and reads no clock.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from buddy_personality.cognition.greeting import addresses_by_name
+from buddy_personality.personality.moods import MOOD_CLASSES
 
 NEUTRAL = "neutral"
 LAYER_RULES = 0  # PersonalitySnapshot.LAYER_RULES
@@ -24,7 +28,15 @@ ARC_SMOOTHNESS_MAX = 5.0  # temporal coherence: path_length / displacement
 IDLE_ALIVENESS_MIN = 0.15  # idle aliveness: share of idle time in a non-NEUTRAL mood
 IDLE_SWITCHES_PER_MIN_MAX = 0.5  # no emotional randomness: mood switches per idle minute
 CV_SESSIONS = 10  # "across 10 sessions"
+GREETING_ACCURACY_MIN = 0.80  # relationship continuity: "recognizes returning child > 80%"
 IDLE_02_WINDOW_S = 300.0  # spec 002 §7.1 IDLE-02: the first 5 min of idle
+# Below these a figure rests on too little data and is reported n/a, not as a verdict.
+CV_MIN_SESSIONS = 5  # half the spec's 10: a sample deviation over fewer says little
+ARC_MIN_REPLIES = 3  # DESIGN §6.13: sessions with at least three replies
+IDLE_MIN_MINUTES = 30.0  # IDLE-03/04 need 5-15 min of idle before they can show at all
+GREETING_MIN_SESSIONS = 3
+# spec 002 §3.3: the canonical baseline, the reference of the arc's displacement
+CANONICAL_BASELINE = (0.10, -0.05)
 
 
 @dataclass(slots=True, frozen=True)
@@ -38,6 +50,7 @@ class Sample:
     conversation_active: bool
     layer: int = LAYER_LLM
     intensity: float = 0.0
+    idle_state: int = 0  # PersonalitySnapshot.IDLE_* (0 awake, 1 drowsy, 2 asleep)
 
 
 @dataclass(slots=True, frozen=True)
@@ -225,3 +238,99 @@ def session_layer(session: Sequence[Sample]) -> int:
                    if s.layer == LAYER_RULES)
     total = sum(durations(session))
     return LAYER_RULES if total > 0.0 and at_rules > total / 2.0 else LAYER_LLM
+
+
+# ---------------------------------------------------------------- DESIGN §6.13 indicators
+def class_shares(samples: Sequence[Sample]) -> dict[str, float]:
+    """Time share of each mood class of spec 002 §4.1 (positive, neutral, negative)."""
+    out: dict[str, float] = {}
+    for mood, share in mood_shares(samples).items():
+        cls = MOOD_CLASSES.get(mood, "neutral")
+        out[cls] = out.get(cls, 0.0) + share
+    return out
+
+
+def mood_class_cv(share_vectors: Sequence[Mapping[str, float]]) -> float:
+    """DESIGN §6.13 emotional consistency: CV = sum of sigma_c / sum of mu_c over the mood
+    classes (sigma the sample deviation over sessions, mu the mean share). The formula is
+    `mood_cv`'s, applied to class shares; NaN with fewer than two sessions."""
+    return mood_cv(share_vectors)
+
+
+def reply_arc_points(session: Sequence[Sample],
+                     speaking_starts: Sequence[float]) -> list[tuple[float, float]]:
+    """DESIGN §6.13: the arc a child sees. The affect at the session's start, then once per
+    reply the affect of the first snapshot at or after its SPEAKING phase began.
+
+    `speaking_starts` is sorted; only the starts inside the session count (the session
+    ends with the snapshot that ended it)."""
+    if not session:
+        return []
+    points = [(session[0].valence, session[0].arousal)]
+    t_end = session[-1].t
+    times = [x.t for x in session]
+    lo = bisect.bisect_left(speaking_starts, session[0].t)
+    hi = bisect.bisect_left(speaking_starts, t_end)
+    for start in speaking_starts[lo:hi]:
+        k = bisect.bisect_left(times, start)
+        if k < len(session):
+            points.append((session[k].valence, session[k].arousal))
+    return points
+
+
+def reply_arc_ratio(points: Sequence[tuple[float, float]],
+                    baseline: tuple[float, float] = CANONICAL_BASELINE) -> float:
+    """Path length over the largest distance of a sample from the baseline (the spec's
+    research: "total path length / maximum displacement from baseline", about 2-5 for a
+    coherent arc, far above 10 for a random walk). NaN when nothing left the baseline."""
+    if len(points) < 2:
+        return math.nan
+    disp = max(math.dist(baseline, p) for p in points)
+    if disp <= 1e-12:
+        return math.nan
+    return path_length(points) / disp
+
+
+def session_replies(session: Sequence[Sample], speaking_starts: Sequence[float]) -> int:
+    return len(reply_arc_points(session, speaking_starts)) - 1
+
+
+@dataclass(slots=True, frozen=True)
+class Greeting:
+    """One session opened by a child whose identity is confirmed and whose name Buddy
+    knows (DESIGN §6.13 relationship continuity): did the first reply use the name?"""
+
+    t: float
+    name: str
+    first_reply: str
+    layer: int = LAYER_LLM
+
+    @property
+    def addressed(self) -> bool:
+        return addresses_by_name(self.first_reply, self.name)
+
+
+def greeting_accuracy(greetings: Sequence[Greeting]) -> float:
+    """Share of qualifying sessions whose first reply addressed the child by name."""
+    if not greetings:
+        return math.nan
+    return sum(1 for g in greetings if g.addressed) / len(greetings)
+
+
+def idle_minutes(samples: Sequence[Sample]) -> float:
+    return sum(d for s, d in zip(samples, durations(samples), strict=True)
+               if not s.conversation_active) / 60.0
+
+
+def idle_state_shares(samples: Sequence[Sample]) -> dict[str, float]:
+    """Share of idle time awake, drowsy and asleep (DESIGN §6.11)."""
+    names = {0: "awake", 1: "drowsy", 2: "asleep"}
+    acc: dict[str, float] = {}
+    total = 0.0
+    for s, d in zip(samples, durations(samples), strict=True):
+        if s.conversation_active or d <= 0.0:
+            continue
+        key = names.get(s.idle_state, "awake")
+        acc[key] = acc.get(key, 0.0) + d
+        total += d
+    return {k: v / total for k, v in acc.items()} if total > 0.0 else {}

@@ -50,12 +50,17 @@ def face_table(runner: PtyBoardRunner) -> Table:
             ("mood", MOOD_NAMES.get(face.mood_id, f"? ({face.mood_id})")),
             ("intensity", f"{face.intensity}/255 ({face.intensity / 255:.2f})"),
             ("conversation", _name(ConvState, face.conv_state)),
-            ("talking", f"{face.talking} (energy {face.energy})"),
+            ("talking", f"{board.talking_at(time.monotonic())} (energy {face.energy}; "
+                        "stops 450 ms after the last SET_TALKING)"),
+            ("flags", f"0x{face.flags:02x}"),
+            ("gaze", f"{face.gaze_x}, {face.gaze_y}"),
             ("gesture", "none" if face.gesture == NO_GESTURE else _name(GestureId, face.gesture)),
             ("system", f"{_name(SystemMode, face.system_mode)} (param {face.system_param})"),
             ("brightness", str(face.brightness)),
             ("frames rx / tx", f"{board.counters.frames_rx} / {board.counters.frames_tx}"),
             ("SET_STATE rx", str(board.counters.set_state_rx)),
+            ("moods ignored (> 11)", str(board.counters.ignored_moods)),
+            ("resets", str(board.counters.resets)),
             ("dropped", str(board.counters.drops.total() + board.counters.malformed)),
         ]
     table = Table(title="Buddy face (simulated board)", show_header=False)
@@ -63,7 +68,8 @@ def face_table(runner: PtyBoardRunner) -> Table:
     table.add_column()
     for key, value in rows:
         table.add_row(key, value)
-    table.caption = "p PTT · a action · t touch · r replug · q quit (then Enter)"
+    table.caption = ("p PTT · a action · t touch · r replug · s MCU reset (port kept) · "
+                     "q quit (then Enter)")
     return table
 
 
@@ -73,7 +79,7 @@ def _handle(command: str, runner: PtyBoardRunner) -> bool:
     if command == "q":
         return False
     if command == "p":
-        runner.button(ButtonId.PTT, ButtonEventType.CLICK, 1)
+        runner.button(ButtonId.PTT, ButtonEventType.TOGGLE, 1)  # a PTT tap (firmware)
     elif command == "a":
         runner.button(ButtonId.ACTION, ButtonEventType.CLICK, 1)
     elif command == "t":
@@ -81,6 +87,8 @@ def _handle(command: str, runner: PtyBoardRunner) -> bool:
         runner.touch(TouchEventType.RELEASE, 240, 240)
     elif command == "r":
         runner.replug()
+    elif command == "s":
+        runner.reset()
     return True
 
 

@@ -11,6 +11,11 @@ For tests, benchmarks and `buddy run --demo`: it answers `POST /v1/chat/completi
 - `error500`    HTTP 500
 - `reject_guided` HTTP 400 when the request carries `response_format`, else normal
   (a server without guided decoding)
+- `trickle`     SSE written `trickle_bytes` bytes at a time, `trickle_delay_s` apart: a
+  stream that never goes silent long enough for a read timeout (issue 19)
+- `hang`        accept the request and send nothing for `hang_s` (or until stop())
+- `throttle`    HTTP 429 with `Retry-After: retry_after_s` for the first `throttle_count`
+  chat requests, then normal
 
 Connection refused: `closed_port_url()` gives a URL on a port nobody listens on.
 Every request body is recorded (`requests`) so tests can inspect what was sent, and every
@@ -35,7 +40,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-MODES = ("normal", "stream", "malformed", "wrong_schema", "slow", "error500", "reject_guided")
+MODES = ("normal", "stream", "malformed", "wrong_schema", "slow", "error500", "reject_guided",
+         "trickle", "hang", "throttle")
 
 DEFAULT_ANSWER: dict[str, Any] = {
     "inner_thought": "The child is sharing something; Buddy should be warm and curious.",
@@ -118,6 +124,11 @@ class FakeLlmServer:
         chunk_delay_s: float = 0.0,
         port: int = 0,
         keep_alive: bool = False,
+        trickle_bytes: int = 3,
+        trickle_delay_s: float = 0.2,
+        hang_s: float = 60.0,
+        retry_after_s: float = 1.0,
+        throttle_count: int = 1,
     ) -> None:
         self.set_mode(mode)
         self.responder: Responder = responder or (lambda _req: DEFAULT_ANSWER)
@@ -127,6 +138,12 @@ class FakeLlmServer:
         # Streamed answers in HTTP/1.1 chunks on a connection that stays open, as vLLM
         # (uvicorn) serves them; off: `Connection: close` after each stream.
         self.keep_alive = keep_alive
+        self.trickle_bytes = max(1, trickle_bytes)
+        self.trickle_delay_s = trickle_delay_s
+        self.hang_s = hang_s
+        self.retry_after_s = retry_after_s
+        self.throttle_count = throttle_count
+        self._stopping = threading.Event()
         self.requests: list[dict[str, Any]] = []
         self.chunks_sent = 0   # SSE content events written so far (all requests)
         self.raw_requests: list[bytes] = []
@@ -182,6 +199,7 @@ class FakeLlmServer:
         return self
 
     def stop(self) -> None:
+        self._stopping.set()  # ends hanging and trickling answers
         self._httpd.shutdown()
         self._httpd.server_close()
         if self._thread is not None:
@@ -300,6 +318,18 @@ class FakeLlmServer:
                 if mode == "reject_guided" and "response_format" in request:
                     self._send_json(400, {"error": {"message": "response_format unsupported"}})
                     return
+                if mode == "hang":
+                    server._stopping.wait(server.hang_s)
+                    self.close_connection = True
+                    return
+                if mode == "throttle" and self._index is not None and (
+                        self._index < server.throttle_count):
+                    self.send_response(429)
+                    self.send_header("Retry-After", f"{server.retry_after_s:g}")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    self._status = 429
+                    return
                 # The answer is chosen before any delay, so a slow request that outlives
                 # its test cannot consume the next test's scripted answers.
                 content = server._content_for(request)
@@ -331,6 +361,14 @@ class FakeLlmServer:
                 def send(event: bytes) -> None:
                     if keep_alive:  # one HTTP/1.1 chunk per event, in one write
                         event = f"{len(event):X}\r\n".encode() + event + b"\r\n"
+                    if server.mode == "trickle":
+                        step = server.trickle_bytes
+                        for k in range(0, len(event), step):
+                            if server._stopping.wait(server.trickle_delay_s):
+                                raise BrokenPipeError("server stopping")
+                            self.wfile.write(event[k:k + step])
+                            self.wfile.flush()
+                        return
                     self.wfile.write(event)
                     self.wfile.flush()
 

@@ -3,7 +3,8 @@
     buddy run --demo [--out DIR] [--seed N]
 
 The whole graph runs in this process under sim time (tools/sim/sim_graph.py) through the
-`morning` scenario (tools/sim/scenarios/day.py): boot, idle drift, a conversation about
+`morning` scenario (tools/sim/scenarios/day.py): boot, Buddy falling asleep (drowsy:
+SLEEPY) and waking at once when the child says "hey buddy", a conversation about
 dinosaurs until the RS-1 session limit, a button press, a low battery, a second
 conversation until the RS-2 daily limit, and a refused wake during the lockout. The
 replies come from a built-in SCRIPTED responder (a fake OpenAI-compatible server on
@@ -98,7 +99,7 @@ def render_report(*, title: str, seed: int, start_s: float, duration_s: float,
         "| --- | --- | --- | --- |",
     ]
     for key, label, op, threshold in indicators:
-        pct = key == "idle_aliveness"
+        pct = key in ("idle_aliveness", "greeting_accuracy")
         crit = f"{op} {threshold:.0%}" if pct else f"{op} {threshold:g}"
         met = (figures.get("pass") or {}).get(key)
         verdict = "n/a" if met is None else ("met" if met else "not met")
@@ -137,7 +138,10 @@ def _progress(total_s: float) -> tuple[Any, Callable[[float, float], None] | Non
 
 
 def run_demo(out: Path | None = None, seed: int = 1) -> int:
-    from buddy_personality.tools.bags.bag_timeline import read_snapshots  # noqa: PLC0415
+    from buddy_personality.tools.bags.bag_timeline import (  # noqa: PLC0415
+        read_snapshots,
+        read_speaking_starts,
+    )
     from buddy_personality.tools.evaluation.evaluate import INDICATORS, evaluate  # noqa: PLC0415
     from buddy_personality.tools.sim.scenarios.checks import run_checks  # noqa: PLC0415
     from buddy_personality.tools.sim.scenarios.day import morning  # noqa: PLC0415
@@ -171,7 +175,7 @@ def run_demo(out: Path | None = None, seed: int = 1) -> int:
     bag = write_scenario_bag(run, out / "bag")
     timeline = build_timeline(run.captures)
     checks = run_checks(scenario.name, timeline, scenario.setup.start_s)
-    figures = evaluate(read_snapshots(bag))
+    figures = evaluate(read_snapshots(bag), read_speaking_starts(bag))
     elapsed = time.monotonic() - wall
     report = out / "report.md"
     report.write_text(render_report(

@@ -1,79 +1,117 @@
-"""A simulated day for `buddy eval --simulate-day`: the personality engine core driven
-directly under sim time (1 Hz tick for 24 h) by a seeded, scripted household day.
+"""A simulated day for `buddy eval --simulate-day`: the cores of the graph (personality
+engine, LLM bridge, identity) wired as the nodes wire them, driven under sim time for 24 h
+by a conversation corpus (DESIGN §6.13, §6.14).
 
 The day (local time, UTC offset 0), every time jittered by the seed:
 
-- 06:30 boot, the LLM server announces itself a few seconds later (layer 1);
-- 13 conversation sessions between 07:00 and 20:30: a wake word (child approach), the
-  STARTED event, 5-12 turns, goodbye. A turn in layer 1 is what the LLM bridge emits:
-  an INLINE intent while the reply streams, the HYBRID intent of the whole reply, now
-  and then a POST intent mirroring the child, and TTS speaking on and off. The emotion
-  of each reply is drawn from one catalogue of plausible replies to a 4-6 year old (so
-  every session is a sample of the same kind of day), with some carry-over from the
-  previous turn; confidences are mostly high, sometimes below the spec 000 gate;
-- 12:00-16:30 the server is down (SERVER_OFFLINE): three of the sessions run on layer 0
-  (no LLM intents, canned replies still spoken), and the idle time in between is the
-  layer-0 idle behaviour;
+- 06:30 boot; the bridge's health probe finds the server (SERVER_ONLINE, layer 1);
+- the conversations of the corpus, in a seeded order, as many as fit the RS-2 daily
+  limit, spread over 07:00-20:30 with idle time between them (DESIGN §6.14: one
+  conversation, one session, one arc). The child says the wake phrase (added to the first
+  line when missing) and Buddy's reply comes back through the real path: the bridge's
+  cognition gate and prompt, the corpus reply serialised as the server would stream it
+  (INLINE intent as soon as `emotion` is complete, HYBRID and POST after the whole answer
+  is parsed and validated by the bridge's own schema code), the spec 000 gate and the
+  §13 pipeline in the engine, and TTS speaking on and off for the time the text takes
+  to say. The child answers a few seconds after Buddy stops speaking; after the last
+  line the child says goodbye (added when the corpus' last line is not one);
+- a conversation whose `child` names a household child: the household knows that child
+  (preferred name = the id, capitalised). The child says its name in the first line
+  ("it's me, Leo!", added when missing); that is an explicit identity claim (DESIGN
+  §6.17, spec 004 under HC-2), Buddy checks once ("Leo! Is that you?") and the child's
+  "yes" is the validation; identity is then CONFIRMED and the name reaches the prompt;
+- 12:00-16:30 the server is down: calls fail, the bridge falls back to layer 0 and tells
+  the engine (SERVER_OFFLINE), probes find it again later; sessions in this stretch run
+  on layer-0 rule replies;
 - a few face-button pokes outside conversations, a low battery in the late afternoon
   (18 %, then 15 % six minutes later), and the night's idle until 06:30.
 
-The bridge's reactions to the engine are modelled too: an RS-1 / RS-2 guardrail ends
-the session at once, as the LLM bridge does (DESIGN §4.5). Nothing here tunes the engine.
+RS-1 / RS-2 end a session as the bridge does (it receives the engine's guardrail events).
+Nothing here reads the corpus' content beyond what the format defines: the same code
+runs any corpus, and the engine is not tuned to one.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import heapq
 import itertools
+import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from buddy_personality.cognition.bridge import (
+    CONV_ENDED,
+    CONV_STARTED,
+    END_HC9,
+    PHASE_LISTENING,
+    PHASE_SPEAKING,
+    BridgeCore,
+    Step,
+)
+from buddy_personality.cognition.client import CallResult
+from buddy_personality.cognition.conversation import DEFAULT_WAKE_PHRASE, split_wake
+from buddy_personality.cognition.schema import parse_answer_text, validate_response
+from buddy_personality.cognition.stream_fields import JsonFieldStream
+from buddy_personality.cognition.views import IdentityView, ProfileView
+from buddy_personality.identity.core import IdentityCore
+from buddy_personality.identity.enums import IdentityEventKind
+from buddy_personality.identity.profiles import Profile, ProfileStore
+from buddy_personality.identity.records import IdentityInput
 from buddy_personality.personality.engine import (
-    BUTTON_CLICK,
     SYS_BOOT,
     SYS_LOW_BATTERY,
-    SYS_SERVER_OFFLINE,
-    SYS_SERVER_ONLINE,
     PersonalityEngine,
 )
-from buddy_personality.personality.intent_gate import SOURCE_HYBRID, SOURCE_INLINE, SOURCE_POST
+from buddy_personality.personality.guardrails import GuardrailConfig
 from buddy_personality.personality.records import EngineOutput, GuardrailTriggered
-from buddy_personality.tools.evaluation.metrics import Sample
+from buddy_personality.tools.evaluation.metrics import Greeting, Sample
+from buddy_personality.tools.sim.corpus import DEFAULT_CORPUS, Conversation, load_corpus
+
+__all__ = ["DEFAULT_CORPUS", "SimDay", "load_corpus", "simulate_day"]
 
 DAY_S = 86400
 # A Monday; the date only matters for local hours (morning / evening idle rules).
 DAY_START = datetime(2026, 3, 2, 6, 30, tzinfo=UTC).timestamp()
+WAKING_HOURS = (7.0, 20.5)
 SERVER_DOWN = (12.0, 16.5)  # local hours of the offline stretch
-SESSION_HOURS = (7.2, 8.1, 9.4, 10.6, 11.4, 12.7, 14.2, 15.8, 16.9, 17.7, 18.5, 19.3, 20.2)
-SESSION_JITTER_H = 0.15
 BUTTON_POKE_HOURS = (9.9, 13.3, 16.2, 19.8)
 LOW_BATTERY_HOUR = 17.4
-TURNS = (5, 12)
+BUTTON_ACTION = 1  # buddy_msgs/ButtonEvent: the face board's ACTION button (not PTT)
+BUTTON_CLICK = 3
 
-# Replies to a 4-6 year old: (emotion, weight). Mostly warm, curious and playful, some
-# thinking and confusion, a little sadness or fear when a story calls for it; angry is
-# rare and then needs the spec 000 guard to pass.
-REPLY_EMOTIONS: tuple[tuple[str, float], ...] = (
-    ("happy", 20), ("curious", 16), ("thinking", 12), ("excited", 10), ("silly", 10),
-    ("love", 6), ("surprised", 6), ("neutral", 6), ("confused", 5), ("sad", 4),
-    ("scared", 2), ("sleepy", 2), ("angry", 1),
-)
-CHILD_AFFECT: tuple[tuple[str, float], ...] = (
-    ("happy", 40), ("excited", 20), ("curious", 15), ("sad", 10), ("confused", 10),
-    ("scared", 5),
-)
-CARRY_OVER = 0.3  # chance that a reply keeps the previous reply's emotion
-POST_CHANCE = 0.25
-BUTTON_IN_TURN_CHANCE = 0.08
-LOW_CONFIDENCE_CHANCE = 0.05  # an intent the spec 000 confidence gate drops
-REASONS = {
-    "sad": "the story's puppy got lost",
-    "scared": "the thunder in the story",
-    "angry": "the dragon broke the bridge",
-}
+# How the pieces take time (seconds). A child speaks about 2 words a second and answers
+# a few seconds after Buddy stops; the server's first token comes after ~0.4 s and the
+# answer streams at ~80 characters a second (a 7-8B model on a home GPU); TTS starts a
+# moment after the line is handed over and says ~2.5 words a second.
+CHILD_WORDS_PER_S = 2.0
+CHILD_PAUSE_S = (2.0, 7.0)
+SERVER_FIRST_TOKEN_S = (0.3, 0.6)
+SERVER_CHARS_PER_S = 80.0
+SERVER_DOWN_FAIL_S = 2.0  # a call to a down server fails after the client's connect tries
+PROBE_S = 0.2
+TTS_START_S = 0.2
+TTS_WORDS_PER_S = 2.5
+TTS_PAD_S = 0.3
+NO_REPLY_WAIT_S = 15.0  # a child not answered (gate said no) goes on after this
+GOODBYE_LINE = "bye buddy!"
+YES_LINE = "yes!"
+DAILY_FILL = 0.9  # plan conversations for at most this share of the RS-2 daily limit
+
+
+def check_reply(name: str) -> dict[str, Any]:
+    """Buddy's one identity check after a name claim (DESIGN §6.17), as a §12.3 answer."""
+    return {
+        "inner_thought": "The child says a name Buddy knows; check once before using it.",
+        "emotion": "curious", "intensity": 0.5,
+        "mood_reason": "a child says a name Buddy knows",
+        "emotional_arc": "rising", "child_affect": "positive",
+        "text": f"{name}! Is that you?", "gestures": ["nod"], "memory_tags": [],
+    }
 
 
 @dataclass(slots=True, order=True)
@@ -82,7 +120,6 @@ class _Action:
     seq: int
     kind: str = field(compare=False)
     args: dict[str, Any] = field(compare=False, default_factory=dict)
-    session: str = field(compare=False, default="")
 
 
 @dataclass(slots=True)
@@ -97,12 +134,29 @@ class SimDay:
     server_down: tuple[float, float]  # sim seconds
     engine_stats: dict[str, dict[str, int]]
     guardrails: dict[str, int]
+    speaking_starts: list[float] = field(default_factory=list)  # each reply's SPEAKING
+    greetings: list[Greeting] = field(default_factory=list)
+    corpus: str = ""
+    conversations: list[str] = field(default_factory=list)  # ids, in the order held
+    replies: int = 0
+    layer0_replies: int = 0
+    safety_stops: list[float] = field(default_factory=list)  # sessions ended by HC-9
 
 
-def _weighted(rng: random.Random, table: tuple[tuple[str, float], ...]) -> str:
-    names = [n for n, _ in table]
-    weights = [w for _, w in table]
-    return rng.choices(names, weights)[0]
+@dataclass(slots=True)
+class _Session:
+    """The child's side of one conversation."""
+
+    conv: Conversation
+    lines: list[str]  # what the child will say, in order
+    said: int = 0
+    awaiting_reply: bool = False
+    session_id: str = ""
+    confirm_at_line: int = -1  # the line whose saying is the validation ("yes! ...")
+    confirmed: bool = False
+    greeting_prompt_has_name: bool = False
+    greeted: bool = False
+    ended: bool = False
 
 
 def _at(hour: float) -> float:
@@ -110,142 +164,358 @@ def _at(hour: float) -> float:
     return DAY_START + (hour - 6.5) * 3600.0
 
 
-class _Script:
-    """Builds the day's actions; a session's actions carry its id so the bridge model
-    can cancel the rest when a guardrail ends it."""
+def _words(text: str) -> int:
+    return max(1, len(text.split()))
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+
+def child_lines(conv: Conversation, wake_phrase: str = DEFAULT_WAKE_PHRASE) -> list[str]:
+    """What the child says: the corpus lines with the wake phrase added to the first when
+    it is missing. A known child first says who it is ("hey buddy, it's me, Leo!") and
+    answers Buddy's check with "yes!" before its first corpus line."""
+    lines = [t.child for t in conv.turns]
+    woke, rest = split_wake(lines[0], wake_phrase)
+    body = rest if woke else lines[0]
+    if conv.child:
+        return [f"{wake_phrase}, it's me, {conv.child_name}!", f"{YES_LINE} {body}".strip(),
+                *lines[1:]]
+    lines[0] = f"{wake_phrase}, {body}" if body else wake_phrase
+    return lines
+
+
+def estimated_duration_s(conv: Conversation) -> float:
+    """A rough length of a conversation, to plan a day within the RS-2 limit."""
+    total = 0.0
+    for turn in conv.turns:
+        total += _words(turn.child) / CHILD_WORDS_PER_S + sum(CHILD_PAUSE_S) / 2.0
+        total += 1.5 + _words(str(turn.reply.get("text", ""))) / TTS_WORDS_PER_S
+    return total + (8.0 if conv.child else 0.0)
+
+
+def plan_day(conversations: Sequence[Conversation], rng: random.Random,
+             daily_limit_s: float) -> list[tuple[float, Conversation]]:
+    """DESIGN §6.14: a seeded order; as many conversations as fit the daily limit; spread
+    over the waking hours, each in its own slot with idle time around it."""
+    order = list(conversations)
+    rng.shuffle(order)
+    chosen: list[Conversation] = []
+    budget = daily_limit_s * DAILY_FILL
+    for conv in order:
+        need = estimated_duration_s(conv)
+        if need <= budget:
+            chosen.append(conv)
+            budget -= need
+    span = (WAKING_HOURS[1] - WAKING_HOURS[0]) / max(1, len(chosen))
+    return [(_at(WAKING_HOURS[0] + (k + rng.uniform(0.15, 0.6)) * span), conv)
+            for k, conv in enumerate(chosen)]
+
+
+class _Day:
+    """The cores of the graph wired as the nodes wire them, plus the world around them."""
+
+    def __init__(self, seed: int, conversations: Sequence[Conversation], corpus: str,
+                 shuffle_emotions: bool = False) -> None:
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.shuffle_emotions = shuffle_emotions
+        self.guard_cfg = GuardrailConfig()
+        self.engine = PersonalityEngine(DAY_START, seed=seed, guardrails=self.guard_cfg)
+        self.bridge = BridgeCore(random.Random(seed + 1), server_configured=True)
+        children = sorted({c.child for c in conversations if c.child})
+        self.household = ProfileStore(None, [
+            Profile(cid, cid.capitalize(), "child", dt.date(2021, 1, 1), cid.capitalize())
+            for cid in children])
+        self.identity = IdentityCore(self.household, now=DAY_START)
         self.heap: list[_Action] = []
         self._seq = itertools.count()
+        self.samples: list[Sample] = []
+        self.speaking_starts: list[float] = []
+        self.greetings: list[Greeting] = []
+        self.guardrails: dict[str, int] = {}
+        self.cut_short: list[str] = []
+        self.server_up = True
+        self.last_phase = -1
+        self.child: _Session | None = None
+        self.replies = 0
+        self.held: list[str] = []
+        self.safety_stops: list[float] = []
+        self.corpus = corpus
+        self.emotions = [str(t.reply.get("emotion")) for c in conversations for t in c.turns]
+        self.down = (_at(SERVER_DOWN[0]) + self.rng.uniform(-300, 300),
+                     _at(SERVER_DOWN[1]) + self.rng.uniform(-300, 300))
+        self.plan = plan_day(conversations, self.rng, self.guard_cfg.daily_time_limit_s)
 
-    def add(self, t: float, action: str, session: str = "", **args: Any) -> None:
-        heapq.heappush(self.heap, _Action(t, next(self._seq), action, args, session))
+    # ---------------------------------------------------------------- scheduling
+    def add(self, t: float, kind: str, **args: Any) -> None:
+        heapq.heappush(self.heap, _Action(t, next(self._seq), kind, args))
 
-    def session(self, sid: str, t: float, online: bool) -> None:
-        rng = self.rng
-        self.add(t, "approach", sid)
-        t += 0.5
-        self.add(t, "started", sid, session_id=sid)
-        prev = ""
-        for turn in range(1, rng.randint(*TURNS) + 1):
-            t += rng.uniform(1.0, 2.5)  # the child speaks; the bridge thinks
-            if online:
-                emotion = prev if prev and rng.random() < CARRY_OVER else _weighted(
-                    rng, REPLY_EMOTIONS)
-                prev = emotion
-                intensity = rng.uniform(0.4, 0.9)
-                conf = (rng.uniform(0.05, 0.19) if rng.random() < LOW_CONFIDENCE_CHANCE
-                        else rng.uniform(0.55, 0.95))
-                reason = REASONS.get(emotion, "")
-                t += rng.uniform(0.8, 2.0)  # the emotion field completes in the stream
-                self.add(t, "emotion", sid, emotion=emotion, intensity=intensity,
-                         confidence=conf, source=SOURCE_INLINE, reason=reason, turn=turn)
-                t += rng.uniform(1.1, 2.5)  # the whole reply validated
-                self.add(t, "emotion", sid, emotion=emotion, intensity=intensity,
-                         confidence=min(1.0, conf + 0.05), source=SOURCE_HYBRID,
-                         reason=reason, turn=turn)
-            else:
-                t += rng.uniform(0.3, 0.8)  # layer 0: a canned reply, no emotion intent
-            t += 0.3
-            self.add(t, "speaking", sid, speaking=True)
-            t += rng.uniform(2.0, 7.0)
-            self.add(t, "speaking", sid, speaking=False)
-            if online and rng.random() < POST_CHANCE:
-                self.add(t + 0.2, "emotion", sid, emotion=_weighted(rng, CHILD_AFFECT),
-                         intensity=rng.uniform(0.3, 0.7), confidence=rng.uniform(0.5, 0.9),
-                         source=SOURCE_POST, reason="", turn=turn)
-            if rng.random() < BUTTON_IN_TURN_CHANCE:
-                self.add(t + rng.uniform(0.5, 2.0), "button", sid)
-            t += rng.uniform(3.0, 12.0)  # the child thinks of what to say next
-        self.add(t, "ended", sid, session_id=sid, trigger="goodbye")
+    def build(self) -> None:
+        self.add(DAY_START, "boot")
+        self.add(self.down[0], "server", up=False)
+        self.add(self.down[1], "server", up=True)
+        for t, conv in self.plan:
+            self.add(t, "conversation", conv=conv)
+        for hour in BUTTON_POKE_HOURS:
+            self.add(_at(hour) + self.rng.uniform(-600, 600), "button")
+        low = _at(LOW_BATTERY_HOUR) + self.rng.uniform(-600, 600)
+        self.add(low, "battery", pct=18.0)
+        self.add(low + 360.0, "battery", pct=15.0)
 
+    # ---------------------------------------------------------------- engine -> graph
+    def feed(self, out: EngineOutput, now: float) -> None:
+        """What the personality node publishes, delivered to the bridge."""
+        snap = out.snapshot
+        self.samples.append(Sample(snap.stamp, snap.mood, snap.valence, snap.arousal,
+                                   snap.conversation_active, snap.layer, snap.intensity,
+                                   snap.idle_state))
+        self.route(self.bridge.on_snapshot_mood(now, snap.mood), now)
+        if out.profile is not None:
+            p = out.profile
+            self.bridge.on_profile(now, ProfileView(p.mood, p.intensity, p.tonic_valence,
+                                                    tuple(p.memory_tags), p.conversation_arc))
+        for ev in out.events:
+            if isinstance(ev, GuardrailTriggered):
+                self.guardrails[ev.rule_id] = self.guardrails.get(ev.rule_id, 0) + 1
+                if ev.rule_id in ("RS-1", "RS-2") and self.bridge.session is not None:
+                    self.cut_short.append(self.bridge.session.session_id)
+                self.route(self.bridge.on_guardrail(now, ev.rule_id, ev.action), now)
 
-def build_script(rng: random.Random) -> tuple[list[_Action], int, tuple[float, float]]:
-    script = _Script(rng)
-    script.add(DAY_START, "system", kind=SYS_BOOT)
-    script.add(DAY_START + rng.uniform(2.0, 6.0), "system", kind=SYS_SERVER_ONLINE)
-    down = (_at(SERVER_DOWN[0]) + rng.uniform(-300, 300),
-            _at(SERVER_DOWN[1]) + rng.uniform(-300, 300))
-    script.add(down[0], "system", kind=SYS_SERVER_OFFLINE, detail="server unreachable")
-    script.add(down[1], "system", kind=SYS_SERVER_ONLINE, detail="server back")
-    for i, hour in enumerate(SESSION_HOURS, start=1):
-        t = _at(hour) + rng.uniform(-SESSION_JITTER_H, SESSION_JITTER_H) * 3600.0
-        script.session(f"s{i:02d}", t, online=not down[0] <= t <= down[1])
-    for hour in BUTTON_POKE_HOURS:
-        script.add(_at(hour) + rng.uniform(-600, 600), "button")
-    low = _at(LOW_BATTERY_HOUR) + rng.uniform(-600, 600)
-    script.add(low, "system", kind=SYS_LOW_BATTERY, battery_pct=18.0)
-    script.add(low + 360.0, "system", kind=SYS_LOW_BATTERY, battery_pct=15.0)
-    return sorted(script.heap), len(SESSION_HOURS), down
+    def identity_event(self, now: float, kind: IdentityEventKind, value: str = "") -> None:
+        self.identity.handle_identity_event(IdentityInput(int(kind), value=value), now)
+        self.publish_identity(now)
 
+    def publish_identity(self, now: float) -> None:
+        snap = self.identity.identity_snapshot()
+        self.bridge.on_identity(now, IdentityView(
+            snap.state, snap.addressing_state, snap.preferred_name, snap.age_group,
+            snap.conversation_mode, snap.child_safe))
 
-def _sample(out: EngineOutput) -> Sample:
-    s = out.snapshot
-    return Sample(s.stamp, s.mood, s.valence, s.arousal, s.conversation_active, s.layer,
-                  s.intensity)
+    # ---------------------------------------------------------------- bridge -> graph
+    def route(self, step: Step, now: float) -> None:
+        """What the LLM bridge node publishes and asks for, delivered."""
+        step = self.bridge.screen(step)  # the output guard before tts/say, as the node does
+        e = self.engine
+        for g in step.guardrails:  # HC-9, the output guard (DESIGN §6.15-§6.16)
+            self.guardrails[g.rule_id] = self.guardrails.get(g.rule_id, 0) + 1
+        for ev in step.system_events:  # server health: SERVER_ONLINE / SERVER_OFFLINE
+            self.feed(e.on_system_event(now, ev), now)
+        for conv in step.conversation:
+            if conv.kind == CONV_STARTED:
+                if self.child is not None and not self.child.session_id:
+                    self.child.session_id = conv.session_id
+                self.feed(e.on_conversation_started(now, conv.session_id, conv.trigger), now)
+                self.identity.conversation_started(now)
+            elif conv.kind == CONV_ENDED:
+                if conv.trigger == END_HC9:
+                    self.safety_stops.append(now)
+                self.feed(e.on_conversation_ended(now, conv.session_id, conv.turns), now)
+                self.identity.conversation_ended(now)  # as the identity node does
+                self.publish_identity(now)
+                if self.child is not None and self.child.session_id == conv.session_id:
+                    self.child.ended = True
+                    self.child = None
+        for out in step.intents:
+            i = out.intent
+            self.feed(e.on_ai_emotion(now, i.emotion, i.intensity, i.confidence, i.source,
+                                      i.mood_reason, out.session_id, out.turn_id), now)
+        for say in step.says:
+            self.speak(now, say.text, say.session_id)
+        for phase in step.phases:
+            if phase.phase == PHASE_SPEAKING:
+                self.speaking_starts.append(now)
+                self.replies += 1
+            elif (phase.phase == PHASE_LISTENING and self.last_phase == PHASE_SPEAKING
+                  and self.child is not None and self.child.awaiting_reply
+                  and self.bridge.session is not None):
+                self.child.awaiting_reply = False  # Buddy has answered and finished
+                self.next_child_line(now)
+            self.last_phase = phase.phase
+        if step.call is not None:
+            self.llm_call(now, step.call.ticket, step.call.messages)
+        if step.probe:
+            self.add(now + PROBE_S, "probe")
+
+    def speak(self, now: float, text: str, session_id: str) -> None:
+        """TTS: speaking on shortly after the line is handed over, off when it is said."""
+        start = now + TTS_START_S
+        self.add(start, "tts", speaking=True)
+        self.add(start + _words(text) / TTS_WORDS_PER_S + TTS_PAD_S, "tts", speaking=False)
+        ch = self.child
+        if ch is not None and ch.confirmed and not ch.greeted and session_id == ch.session_id:
+            # DESIGN §6.13: the first reply after the identity is confirmed; in layer 1 it
+            # counts when the name reached its prompt and the reply uses it.
+            ch.greeted = True
+            layer = self.bridge.layer
+            text_seen = text if (layer == 0 or ch.greeting_prompt_has_name) else ""
+            self.greetings.append(Greeting(now, ch.conv.child_name, text_seen, layer))
+
+    # ---------------------------------------------------------------- the server
+    def llm_call(self, now: float, ticket: int, messages: list[dict[str, str]]) -> None:
+        ch = self.child
+        if not self.server_up:
+            self.add(now + SERVER_DOWN_FAIL_S, "llm_result", ticket=ticket, reply=None)
+            return
+        reply = self.reply_for(ch)
+        if ch is not None and ch.confirmed and not ch.greeted:
+            ch.greeting_prompt_has_name = any(
+                f"call them {ch.conv.child_name}" in m["content"] for m in messages)
+        text = json.dumps(reply, ensure_ascii=False)
+        t0 = now + self.rng.uniform(*SERVER_FIRST_TOKEN_S)
+        found: list[int] = []
+        stream = JsonFieldStream()
+        for k, ch_ in enumerate(text):  # where the streamed `emotion` field completes
+            stream.feed(ch_)
+            if "emotion" in stream.fields:
+                found.append(k)
+                break
+        if found:
+            self.add(t0 + found[0] / SERVER_CHARS_PER_S, "llm_inline", ticket=ticket,
+                     emotion=stream.fields["emotion"])
+        self.add(t0 + len(text) / SERVER_CHARS_PER_S, "llm_result", ticket=ticket,
+                 reply=text, latency=t0 + len(text) / SERVER_CHARS_PER_S - now)
+
+    def reply_for(self, ch: _Session | None) -> dict[str, Any]:
+        """The corpus reply to the line the child just said (or Buddy's identity check)."""
+        if ch is None:
+            return check_reply("")  # cannot happen: calls come from a child's line
+        if ch.conv.child and ch.said == 1:
+            return check_reply(ch.conv.child_name)
+        k = ch.said - 1 - (1 if ch.conv.child else 0)  # the corpus turn of this line
+        turn = ch.conv.turns[max(0, min(len(ch.conv.turns) - 1, k))]
+        reply = dict(turn.reply)
+        if self.shuffle_emotions:
+            reply["emotion"] = self.rng.choice(self.emotions)
+        return reply
+
+    # ---------------------------------------------------------------- the child
+    def start_conversation(self, now: float, conv: Conversation) -> None:
+        if self.child is not None or self.bridge.session is not None:
+            return  # a conversation is still going on: this child comes another day
+        ch = _Session(conv, child_lines(conv, self.bridge.config.wake_phrase))
+        if conv.child:
+            ch.confirm_at_line = 1  # the "yes!" that answers Buddy's check
+        self.child = ch
+        self.held.append(conv.id)
+        self.feed(self.engine.on_child_approach(now), now)  # L0-13: the wake word is heard
+        self.say_line(now)
+
+    def next_child_line(self, now: float) -> None:
+        ch = self.child
+        if ch is None:
+            return
+        pause = self.rng.uniform(*CHILD_PAUSE_S)
+        self.add(now + pause, "child_says", conv=ch.conv.id)
+
+    def say_line(self, now: float) -> None:
+        ch = self.child
+        if ch is None or ch.ended:
+            return
+        if ch.said < len(ch.lines):
+            line = ch.lines[ch.said]
+        elif ch.said == len(ch.lines):
+            line = GOODBYE_LINE
+        else:
+            return
+        if ch.said == 0 and ch.conv.child:
+            # DESIGN §6.17: the self-introduction is an explicit identity claim
+            self.identity_event(now, IdentityEventKind.EXPLICIT_IDENTITY_CLAIM,
+                                ch.conv.child_name)
+        if ch.said == ch.confirm_at_line:
+            self.identity_event(now, IdentityEventKind.VALIDATION_SUCCESS)
+            snap = self.identity.identity_snapshot()
+            ch.confirmed = (snap.state >= 2 and snap.user_id == ch.conv.child
+                            and bool(snap.preferred_name))
+        if ch.confirmed:
+            # spec 004: each turn of the confirmed child keeps the identity active, so the
+            # conversation's end returns it to UNKNOWN for the next child
+            self.identity_event(now, IdentityEventKind.SPEAKING_TURN)
+        ch.said += 1
+        ch.awaiting_reply = True
+        self.route(self.bridge.on_utterance(now, line), now)
+        self.add(now + NO_REPLY_WAIT_S + _words(line) / CHILD_WORDS_PER_S, "nudge",
+                 conv=ch.conv.id, said=ch.said)
+
+    # ---------------------------------------------------------------- the loop
+    def apply(self, a: _Action) -> None:
+        now = a.t
+        kw = a.args
+        e = self.engine
+        if a.kind == "boot":
+            self.feed(e.on_system_event(now, SYS_BOOT), now)
+        elif a.kind == "server":
+            self.server_up = kw["up"]
+        elif a.kind == "conversation":
+            self.start_conversation(now, kw["conv"])
+        elif a.kind == "child_says":
+            if self.child is not None and self.child.conv.id == kw["conv"]:
+                self.say_line(now)
+        elif a.kind == "nudge":
+            ch = self.child
+            if ch is not None and ch.conv.id == kw["conv"] and ch.said == kw["said"] and (
+                    ch.awaiting_reply and self.bridge.session is not None
+                    and self.bridge.session.pending is None):
+                ch.awaiting_reply = False  # nobody answered: the child goes on
+                self.say_line(now)
+            elif ch is not None and ch.conv.id == kw["conv"] and self.bridge.session is None:
+                self.child = None  # the session never started (RS-2 lockout) or ended
+        elif a.kind == "tts":
+            self.feed(e.on_speech_activity(now, kw["speaking"]), now)
+        elif a.kind == "button":
+            self.feed(e.on_button(now, BUTTON_ACTION, BUTTON_CLICK), now)
+            self.route(self.bridge.on_button(now, BUTTON_ACTION, BUTTON_CLICK), now)
+        elif a.kind == "battery":
+            self.feed(e.on_system_event(now, SYS_LOW_BATTERY, kw["pct"]), now)
+        elif a.kind == "probe":
+            self.route(self.bridge.on_probe_result(now, self.server_up), now)
+        elif a.kind == "llm_inline":
+            self.route(self.bridge.on_inline_emotion(now, kw["ticket"], kw["emotion"]), now)
+        elif a.kind == "llm_result":
+            self.route(self.bridge.on_call_result(now, kw["ticket"], self.result(kw)), now)
+        else:
+            raise ValueError(f"unknown action {a.kind!r}")
+
+    @staticmethod
+    def result(kw: dict[str, Any]) -> CallResult:
+        """The bridge client's own parsing of the server's answer (or a failure)."""
+        if kw["reply"] is None:
+            return CallResult(ok=False, attempts=1, failed_attempts=1,
+                              errors=["connection refused"], latency_s=SERVER_DOWN_FAIL_S)
+        data, why = parse_answer_text(kw["reply"])
+        outcome = validate_response(data) if not why else None
+        if outcome is None or outcome.response is None:
+            return CallResult(ok=False, attempts=1, failed_attempts=1,
+                              errors=[why or (outcome.failure if outcome else "invalid")])
+        return CallResult(ok=True, response=outcome.response, dropped=outcome.dropped,
+                          attempts=1, latency_s=kw.get("latency", 0.0))
+
+    def run(self, duration_s: int, progress: Callable[[int], None] | None) -> None:
+        self.build()
+        for k in range(1, duration_s + 1):
+            now = DAY_START + k
+            while self.heap and self.heap[0].t <= now:
+                self.apply(heapq.heappop(self.heap))
+            self.route(self.bridge.tick(now), now)
+            self.feed(self.engine.tick(now), now)
+            if progress is not None and k % 60 == 0:
+                progress(k)
 
 
 def simulate_day(seed: int, *, progress: Callable[[int], None] | None = None,
-                 duration_s: int = DAY_S) -> SimDay:
-    """Run the day; `progress(seconds_done)` is called every simulated minute."""
-    rng = random.Random(seed)
-    actions, planned, down = build_script(rng)
-    engine = PersonalityEngine(DAY_START, seed=seed)
-    samples: list[Sample] = []
-    cancelled: set[str] = set()
-    cut_short: list[str] = []
-    guardrails: dict[str, int] = {}
+                 duration_s: int = DAY_S, conversations: Path | str | None = None,
+                 shuffle_emotions: bool = False) -> SimDay:
+    """Run the day; `progress(seconds_done)` is called every simulated minute.
 
-    def bridge(out: EngineOutput, now: float) -> None:
-        """The LLM bridge's reaction: RS-1 / RS-2 end the session (DESIGN §4.5)."""
-        samples.append(_sample(out))
-        for ev in out.events:
-            if isinstance(ev, GuardrailTriggered):
-                guardrails[ev.rule_id] = guardrails.get(ev.rule_id, 0) + 1
-                if ev.rule_id in ("RS-1", "RS-2") and engine.conversation_active:
-                    sid = engine.session_id
-                    cancelled.add(sid)
-                    cut_short.append(sid)
-                    samples.append(_sample(engine.on_conversation_ended(now, sid)))
-
-    it: Iterator[_Action] = iter(actions)
-    pending = next(it, None)
-    for k in range(1, duration_s + 1):
-        now = DAY_START + k
-        while pending is not None and pending.t <= now:
-            a = pending
-            pending = next(it, None)
-            if a.session and a.session in cancelled:
-                continue
-            bridge(_apply(engine, a), a.t)
-        bridge(engine.tick(now), now)
-        if progress is not None and k % 60 == 0:
-            progress(k)
-    stats = engine.stats
-    return SimDay(samples, seed, DAY_START, planned, cut_short, down,
-                  {"impulses_by_source": dict(stats.impulses_by_source),
-                   "gate_rejections": dict(stats.gate_rejections)},
-                  guardrails)
-
-
-def _apply(engine: PersonalityEngine, a: _Action) -> EngineOutput:
-    t = a.t
-    kw = a.args
-    if a.kind == "system":
-        return engine.on_system_event(t, kw["kind"], kw.get("battery_pct", -1.0),
-                                      kw.get("detail", ""))
-    if a.kind == "approach":
-        return engine.on_child_approach(t)
-    if a.kind == "started":
-        return engine.on_conversation_started(t, kw["session_id"], "wake_word")
-    if a.kind == "ended":
-        return engine.on_conversation_ended(t, kw["session_id"])
-    if a.kind == "speaking":
-        return engine.on_speech_activity(t, kw["speaking"])
-    if a.kind == "button":
-        return engine.on_button(t, 0, BUTTON_CLICK)
-    if a.kind == "emotion":
-        return engine.on_ai_emotion(t, kw["emotion"], kw["intensity"], kw["confidence"],
-                                    kw["source"], kw["reason"], a.session, kw["turn"])
-    raise ValueError(f"unknown scripted action {a.kind!r}")
+    `conversations`: a corpus file (None = the shipped default corpus); raises
+    CorpusError for an invalid one. `shuffle_emotions`: every reply's emotion is replaced
+    by one drawn at random from the corpus' emotions (an incoherent "LLM", the control
+    for arc smoothness)."""
+    corpus = load_corpus(conversations)
+    day = _Day(seed, corpus, str(conversations or "default"), shuffle_emotions)
+    day.run(duration_s, progress)
+    stats = day.engine.stats
+    return SimDay(
+        day.samples, seed, DAY_START, len(day.plan), day.cut_short, day.down,
+        {"impulses_by_source": dict(stats.impulses_by_source),
+         "gate_rejections": dict(stats.gate_rejections),
+         "idle_rules_fired": dict(stats.idle_rules_fired)},
+        day.guardrails, day.speaking_starts, day.greetings, day.corpus, day.held,
+        day.replies, day.bridge.stats.layer0_replies, day.safety_stops)

@@ -240,7 +240,8 @@ def graph_overrides(setup: SimSetup, state_dir: Path, llm_url: str) -> dict[str,
                               usage_path=str(state_dir / "usage.json"))
     out["identity"].update(profiles_path=str(state_dir / "household.json"))
     out["llm_bridge"].update(seed=setup.seed, server_url=llm_url,
-                             alert_log_path=str(state_dir / "safety_alerts.jsonl"))
+                             alert_log_path=str(state_dir / "safety_alerts.jsonl"),
+                             household_path=str(state_dir / "household.json"))
     out["face_driver"].update(port="sim")
     for node, params in setup.overrides.items():
         if node not in out:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from buddy_personality.face.codec import encode_frame
-from buddy_personality.face.protocol import SetProtocolVersion
+from buddy_personality.face.codec import FrameDecoder, encode_frame, parse_packet
+from buddy_personality.face.protocol import ButtonEvent, SetProtocolVersion
 from buddy_personality.face.sim_board import SimulatedBoard
 from buddy_personality.face.sim_pty import PtyBoardRunner
 from buddy_personality.tools.fakes import face_sim
@@ -23,9 +23,11 @@ def test_commands_press_buttons_and_replug() -> None:
     try:
         with runner.lock:
             runner.board.receive(encode_frame(SetProtocolVersion(2), 0, 1), time.monotonic())
-        sent = runner.board.counters.frames_tx
         assert face_sim._handle("p\n", runner)
-        assert runner.board.counters.frames_tx == sent + 1
+        with runner.lock:   # the PTT tap goes out with the next 50 ms status cycle
+            out = runner.board.poll(time.monotonic() + 0.06)
+        events = [parse_packet(b, 2).payload for b in FrameDecoder().feed(out)]
+        assert ButtonEvent(0, 2, 1, 0) in events   # PTT, TOGGLE (face-protocol.md)
         assert face_sim._handle("r", runner)
         assert runner.board.version == 1  # restarted
         assert "v1" in str(face_sim.face_table(runner).columns[1]._cells)

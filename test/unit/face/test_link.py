@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from buddy_personality.face.codec import FrameDecoder, encode_frame, parse_packet
 from buddy_personality.face.link import LinkConfig, LinkManager, LinkState
-from buddy_personality.face.protocol import ButtonEvent, SetState
+from buddy_personality.face.protocol import ButtonEvent, SetState, TimeSyncReq
 from buddy_personality.face.sim_board import SimulatedBoard
 from buddy_personality.face.testing import PortOpener
 
@@ -118,7 +118,8 @@ def test_garbage_and_truncated_frames_are_counted_and_the_link_survives() -> Non
     good = opener.board.button(1, 0, 1, 0.1)
     opener.ports[0].inbox += b"\x13\x37\xff\x00" + good[:5] + b"\x00" + good
     result = opener.poll(link, 0.1)
-    assert [p.payload for p in result.packets] == [ButtonEvent(1, 0, 1, 0)]
+    assert [p.payload for p in result.packets
+            if isinstance(p.payload, ButtonEvent)] == [ButtonEvent(1, 0, 1, 0)]
     assert link.counters.drops.total() == 2
     assert link.state == LinkState.CONNECTED
 
@@ -128,11 +129,35 @@ def test_v2_frames_carry_sequence_and_host_time() -> None:
     opener.poll(link, 0.0)
     opener.poll(link, 0.01)
     start = len(opener.ports[0].written)
-    link.send(SetState(3, 9), 2.5)
+    link.send(TimeSyncReq(5), 2.5)      # the one host packet in the negotiated envelope
     (body,) = FrameDecoder().feed(bytes(opener.ports[0].written[start:]))
     packet = parse_packet(body, 2)
     assert packet.seq == 1 and packet.t_src_us == 2_500_000
-    assert encode_frame(SetState(3, 9), 1, 2, 2_500_000) == bytes(opener.ports[0].written[start:])
+    assert encode_frame(TimeSyncReq(5), 1, 2, 2_500_000) == bytes(opener.ports[0].written[start:])
+
+
+def test_face_commands_go_in_a_v1_envelope_even_on_a_v2_link() -> None:
+    # face-protocol.md "What Buddy's driver does": a board that reset to v1 under us
+    # can never misread a face command.
+    link, opener = make()
+    opener.poll(link, 0.0)
+    opener.poll(link, 0.01)
+    assert link.version == 2
+    start = len(opener.ports[0].written)
+    link.send(SetState(3, 9), 2.5)
+    (body,) = FrameDecoder().feed(bytes(opener.ports[0].written[start:]))
+    assert body == bytes([0x20, 1, 3, 9, 0, 0, 255])   # type, seq u8 (second packet), data
+
+
+def test_one_v1_frame_in_v2_mode_starts_a_new_negotiation_at_once() -> None:
+    link, opener = make()
+    opener.poll(link, 0.0)
+    opener.poll(link, 0.01)
+    opener.board.reset(1.0)     # the port stays; the board is back on v1
+    opener.poll(link, 1.06)     # its first FACE_STATUS (v1, 4 bytes) arrives
+    assert link.counters.renegotiations == 1
+    assert link.last_reset_reason == "the board sent a v1 frame in v2 mode"
+    assert opener.poll(link, 1.07).connected_now
 
 
 def test_send_while_down_is_refused_and_counted() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from buddy_personality.face.codec import FrameDecoder, parse_packet
+from buddy_personality.face.codec import FrameDecoder, encode_frame, parse_packet
 from buddy_personality.face.driver import FaceDriverCore
 from buddy_personality.face.link import LinkConfig, LinkManager
 from buddy_personality.face.protocol import ButtonEvent, PacketType, SetState
@@ -70,10 +70,11 @@ def test_snapshot_becomes_the_right_set_state_bytes(rig) -> None:
     driver.core.on_snapshot("surprised", 0.6, driver.now())
     wanted = SetState(mood_id=7, intensity=153, gaze_x=0, gaze_y=0, brightness=255)
     driver.run_until(lambda: runner.board.face.mood_id == 7)
-    # The exact bytes on the wire: v2 header, then 07 99 00 00 FF (face-protocol.md).
-    body = set_state_bodies(runner, 2)[-1]
-    assert body[13:] == bytes([0x07, 0x99, 0x00, 0x00, 0xFF])
-    assert parse_packet(body, 2).payload == wanted
+    # The exact bytes on the wire: a v1 envelope on the v2 link (face-protocol.md "What
+    # Buddy's driver does"): type, seq u8, then 07 99 00 00 FF.
+    body = set_state_bodies(runner, 1)[-1]
+    assert len(body) == 2 + 5 and body[2:] == bytes([0x07, 0x99, 0x00, 0x00, 0xFF])
+    assert parse_packet(body, 1).payload == wanted
 
 
 def test_keepalive_cadence_over_the_pty(rig) -> None:
@@ -138,8 +139,9 @@ def test_v1_only_firmware_over_the_pty(tmp_path: Path) -> None:
 def test_buttons_garbage_and_truncated_frames(rig) -> None:
     runner, driver = rig
     driver.run_until(lambda: driver.link.connected)
-    good = runner.board.button(0, 3, 1, time.monotonic())
-    runner.send(b"\xde\xad\xbe\xef\x00" + good[:3] + b"\x00" + good)
+    truncated = encode_frame(ButtonEvent(0, 3, 1), 7, 2, 0)[:3]
+    runner.send(b"\xde\xad\xbe\xef\x00" + truncated + b"\x00")
+    runner.button(0, 3, 1)   # the board sends it with its next status cycle
     driver.run_until(lambda: driver.buttons == [ButtonEvent(0, 3, 1, 0)])
     assert driver.link.counters.drops.total() >= 2
     assert driver.link.connected

@@ -1,4 +1,5 @@
-"""The simulated board's MCU behaviour and the `auto` port heuristic."""
+"""The simulated board as a device (firmware behaviour: test_firmware_emulator.py)
+and the `auto` port heuristic."""
 
 from __future__ import annotations
 
@@ -6,13 +7,7 @@ import pytest
 
 from buddy_personality.face.codec import FrameDecoder, encode_frame, parse_packet
 from buddy_personality.face.protocol import (
-    FaceStatus,
-    Heartbeat,
-    ProtocolVersionAck,
     SetProtocolVersion,
-    SetState,
-    TimeSyncReq,
-    TimeSyncResp,
 )
 from buddy_personality.face.sim_board import SimBoardDevice, SimulatedBoard
 from buddy_personality.face.transport import (
@@ -27,32 +22,10 @@ def packets(data: bytes, version: int) -> list:
     return [parse_packet(b, version).payload for b in FrameDecoder().feed(data)]
 
 
-def test_board_boots_on_v1_and_acks_v2_in_a_v2_envelope() -> None:
-    board = SimulatedBoard(now=0.0)
-    out = board.receive(encode_frame(SetProtocolVersion(2), 0, 1), 0.1)
-    (ack,) = FrameDecoder().feed(out)
-    assert len(ack) == 13 + 1  # v2 header + version byte
-    assert parse_packet(ack, 2).payload == ProtocolVersionAck(2)
-    # Then SET_STATE in v2 is applied and FACE_STATUS v2 reports the applied seq.
-    out = board.receive(encode_frame(SetState(5, 100), 41, 2, 0), 0.2)
-    (status,) = packets(out, 2)
-    assert status == FaceStatus(5, 0xFF, 0, 0, cmd_seq_last_applied=41,
-                                t_state_applied_us=200_000)
-
-
 def test_v1_only_board_ignores_negotiation() -> None:
     board = SimulatedBoard(v1_only=True, now=0.0)
     assert board.receive(encode_frame(SetProtocolVersion(2), 0, 1), 0.1) == b""
     assert board.version == 1
-
-
-def test_heartbeat_every_second_with_uptime_and_time_sync() -> None:
-    board = SimulatedBoard(now=10.0)
-    assert board.poll(10.5) == b""
-    (hb,) = packets(board.poll(11.0), 1)
-    assert isinstance(hb, Heartbeat) and hb.uptime_ms == 1000
-    (resp,) = packets(board.receive(encode_frame(TimeSyncReq(7), 1, 1), 12.0), 1)
-    assert resp == TimeSyncResp(7, 2_000_000)
 
 
 def test_reset_goes_back_to_v1_and_mute_board_says_nothing() -> None:

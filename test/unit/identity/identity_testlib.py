@@ -6,6 +6,7 @@ import datetime as dt
 
 from buddy_personality.identity import IdentityCore, IdentityInput, Profile
 from buddy_personality.identity.enums import IdentityEventKind as K
+from buddy_personality.identity.parent_pin import ParentProof
 
 TODAY = dt.date(2026, 11, 21)
 
@@ -27,3 +28,8 @@ def confirm(core: IdentityCore, user_id: str, now: float = 1.0) -> None:
     core.handle_identity_event(ev(K.EXPLICIT_IDENTITY_CLAIM, user_id=user_id), now)
     out = core.handle_identity_event(ev(K.VALIDATION_SUCCESS), now)
     assert out.took("identity", "validation_success", "CONFIRMED"), out.results
+
+
+# Erratum 18: the authority a valid parent token gives (the node checks the token with
+# ParentAuth and hands the core this proof); tests of the FSMs behind it use it directly.
+PARENT = ParentProof(True, "parent PIN")

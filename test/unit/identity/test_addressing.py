@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from identity_testlib import confirm, ev
+from identity_testlib import PARENT, confirm, ev
 
 from buddy_personality.identity import IdentityCore
 from buddy_personality.identity.enums import AddressingState as A
@@ -93,5 +93,5 @@ def test_addressing_never_blocks_other_transitions(core: IdentityCore) -> None:
     confirm(core, "mom")
     core.handle_identity_event(ev(K.SPEAKING_TURN), 2)
     assert core.identity_state == I.CONFIRMED_ACTIVE
-    out = core.execute_command(0, "forget_everything", "mom", "", 3)
+    out = core.execute_command(0, "forget_everything", "mom", "", 3, parent=PARENT)
     assert out.reply is not None and out.reply.accepted

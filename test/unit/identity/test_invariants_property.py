@@ -14,7 +14,7 @@ import datetime as dt
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from identity_testlib import HOUSEHOLD, TODAY
+from identity_testlib import HOUSEHOLD, PARENT, TODAY
 
 from buddy_personality.identity import (
     BirthdayGreeting,
@@ -38,6 +38,7 @@ from buddy_personality.identity.enums import (
     IdentityStateId,
 )
 from buddy_personality.identity.identity_resolution import IDENTITY_FSM
+from buddy_personality.identity.parent_pin import NO_TOKEN
 from buddy_personality.identity.profile_update import PROFILE_UPDATE_FSM
 
 FORGET = "forget_everything"
@@ -74,10 +75,12 @@ actions = st.one_of(
     identity_events,
     st.tuples(st.just("tick"), st.sampled_from([0.0, 5.0, 40.0, 120.0]), st.booleans()),
     st.tuples(
-        st.just("command"), st.sampled_from([(0,), (1,), (2,), (0, 1)]), st.sampled_from(ACTORS)
+        st.just("command"), st.sampled_from([(0,), (1,), (2,), (0, 1)]), st.sampled_from(ACTORS),
+        st.booleans(),  # with the parent PIN's token (erratum 18)
     ),
     st.tuples(
-        st.just("command"), st.sampled_from([(0,), (1,), (2,), (0, 1)]), st.sampled_from(ACTORS)
+        st.just("command"), st.sampled_from([(0,), (1,), (2,), (0, 1)]), st.sampled_from(ACTORS),
+        st.booleans(),  # with the parent PIN's token (erratum 18)
     ),
     st.tuples(
         st.just("profile"),
@@ -93,6 +96,7 @@ actions = st.one_of(
                 ("addressing", "Boss"),
             ]
         ),
+        st.booleans(),
     ),
     st.tuples(
         st.just("delegate"),
@@ -100,12 +104,14 @@ actions = st.one_of(
         st.sampled_from(USERS[:5]),
         st.sampled_from(USERS[:5]),
         st.sampled_from([30.0, 600.0]),
+        st.booleans(),
     ),
     st.tuples(
         st.just("consent"),
         st.sampled_from([0, 1, 2, 3]),
         st.sampled_from(USERS[:5]),
         st.sampled_from(USERS[:5]),
+        st.booleans(),
     ),
     st.just(("ended",)),
     # A claim and its validation in one step, so sequences reach confirmed states often.
@@ -144,29 +150,38 @@ def test_invariants_hold_for_any_input_sequence(steps) -> None:
                 today += dt.timedelta(days=1)
             out = core.tick(now, today)
         elif kind == "command":
-            _, command_actions, user = step
+            _, command_actions, user, with_pin = step
             for action in command_actions:  # (REQUEST, CONFIRM) is one step, as a person would
                 before_state = core.identity_state
                 speaker, age = core.identified_user, core.age_group
                 delegated = core.delegation_state(user, FORGET) == DelegationState.ACTIVE
-                out = core.execute_command(action, FORGET, user, "", now)
+                out = core.execute_command(action, FORGET, user, "", now,
+                                           parent=PARENT if with_pin else NO_TOKEN)
                 resets = [e for e in out.effects if isinstance(e, ResetMemory)]
                 assert len(resets) <= 1
                 if resets:
-                    # Only on a confirmation, by the confirmed speaker, with authority.
-                    assert action == 1 and before_state in CONFIRMED_STATES
-                    assert speaker == user == resets[0].requested_by
-                    parent_adult = user in ("mom", "dad") and age == AgeGroup.ADULT
-                    assert parent_adult or delegated
+                    # Only on a confirmation carrying the parent PIN's token (erratum 18),
+                    # whoever speaks and whatever a delegation says.
+                    assert action == 1 and with_pin
+                    assert user == resets[0].requested_by
+                    del before_state, speaker, age, delegated
         elif kind == "profile":
-            _, action, requester, target, (field, value) = step
-            out = core.request_profile_update(action, requester, target, field, value, now)
+            _, action, requester, target, (field, value), with_pin = step
+            out = core.request_profile_update(action, requester, target, field, value, now,
+                                              parent=PARENT if with_pin else NO_TOKEN)
         elif kind == "delegate":
-            _, action, owner, delegate, duration = step
-            out = core.delegate(action, owner, delegate, FORGET, duration, now)
+            _, action, owner, delegate, duration, with_pin = step
+            out = core.delegate(action, owner, delegate, FORGET, duration, now,
+                                parent=PARENT if with_pin else NO_TOKEN)
         elif kind == "consent":
-            _, action, user, granter = step
-            out = core.request_consent(action, user, "memory", granter, now)
+            _, action, user, granter, with_pin = step
+            before_consent = core.consent_snapshot()
+            out = core.request_consent(action, user, "memory", granter, now,
+                                       parent=PARENT if with_pin else NO_TOKEN)
+            if not with_pin:  # no grant or revocation without the PIN (erratum 18)
+                assert not out.took("consent", "explicit_grant")
+                assert not out.took("consent", "revoke")
+                del before_consent
         else:
             out = core.conversation_ended(now)
 
@@ -183,6 +198,14 @@ def test_invariants_hold_for_any_input_sequence(steps) -> None:
                 assert r.event in ("strong_conflict", "end_conversation"), r
         if _profiles(core) != before_profiles:
             assert out.took("profile_update", "applied", "NONE")
+            # Erratum 18: only with the PIN, except a speaker's own addressing preference
+            # (spec 004 §1.1 "ask once and store the answer").
+            changed = {u for u, p in _profiles(core).items() if p != before_profiles[u]}
+            pin = kind == "profile" and step[-1]
+            assert pin or (kind == "identity" and all(
+                _profiles(core)[u].addressing != before_profiles[u].addressing
+                and _profiles(core)[u].birthdate == before_profiles[u].birthdate
+                and _profiles(core)[u].role == before_profiles[u].role for u in changed))
         snap = core.identity_snapshot()
         confirmed = core.identity_state in CONFIRMED_STATES
         assert snap.child_safe == (not (confirmed and core.age_group == AgeGroup.ADULT))

@@ -7,10 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
-from identity_testlib import HOUSEHOLD, confirm, ev
+from identity_testlib import HOUSEHOLD, PARENT, confirm
 
 from buddy_personality.identity import IdentityConfig, ProfileStore
-from buddy_personality.identity.enums import IdentityEventKind as K
 from buddy_personality.identity.enums import ProfileAction as A
 from buddy_personality.identity.enums import ProfileUpdateState as P
 from buddy_personality.identity.profiles import SCHEMA_VERSION, write_household
@@ -49,7 +48,7 @@ def test_write_is_atomic_and_leaves_no_temp_files(tmp_path: Path) -> None:
 
 def test_self_edit_of_name_is_approved_and_written(core, household_path) -> None:
     confirm(core, "mia")
-    out = core.request_profile_update(A.REQUEST, "mia", "mia", "name", "Mia Rose", 2)
+    out = core.request_profile_update(A.REQUEST, "mia", "mia", "name", "Mia Rose", 2, parent=PARENT)
     assert out.took("profile_update", "authority_verified", "APPROVED")
     assert out.took("profile_update", "applied", "NONE")
     assert out.reply.state == P.APPROVED
@@ -60,10 +59,10 @@ def test_change_needing_confirmation_writes_only_when_approved(core, household_p
     """Invariant: profile data is not modified outside APPROVED."""
     confirm(core, "mom")
     before = household_path.read_bytes()
-    out = core.request_profile_update(A.REQUEST, "mom", "mia", "name", "Mila", 2)
+    out = core.request_profile_update(A.REQUEST, "mom", "mia", "name", "Mila", 2, parent=PARENT)
     assert out.reply.state == P.PENDING_CONFIRMATION
     assert household_path.read_bytes() == before and core.store.get("mia").name == "Mia"
-    out = core.request_profile_update(A.CONFIRM, "mom", "mia", "", "", 3)
+    out = core.request_profile_update(A.CONFIRM, "mom", "mia", "", "", 3, parent=PARENT)
     assert out.took("profile_update", "owner_confirmation_received", "APPROVED")
     assert ProfileStore(household_path).get("mia").name == "Mila"
 
@@ -72,12 +71,13 @@ def test_change_needing_confirmation_writes_only_when_approved(core, household_p
 def test_rejected_or_cancelled_updates_leave_no_trace(core, household_path, how) -> None:
     confirm(core, "mom")
     before = household_path.read_bytes()
-    core.request_profile_update(A.REQUEST, "mom", "mia", "birthdate", "2021-04-04", 2)
+    core.request_profile_update(A.REQUEST, "mom", "mia", "birthdate", "2021-04-04", 2,
+                                parent=PARENT)
     if how == "deny":
-        out = core.request_profile_update(A.DENY, "mom", "mia", "", "", 3)
+        out = core.request_profile_update(A.DENY, "mom", "mia", "", "", 3, parent=PARENT)
         assert out.took("profile_update", "owner_confirmation_denied", "REJECTED")
     elif how == "cancel":
-        out = core.request_profile_update(A.CANCEL, "mom", "mia", "", "", 3)
+        out = core.request_profile_update(A.CANCEL, "mom", "mia", "", "", 3, parent=PARENT)
         assert out.took("profile_update", "context_changed", "CANCELLED")
     else:
         out = core.tick(2 + IdentityConfig().profile_confirmation_timeout_s)
@@ -90,36 +90,32 @@ def test_rejected_or_cancelled_updates_leave_no_trace(core, household_path, how)
 
 def test_one_pending_update_per_user(core) -> None:
     confirm(core, "mom")
-    core.request_profile_update(A.REQUEST, "mom", "mia", "name", "Mila", 2)
-    out = core.request_profile_update(A.REQUEST, "mom", "mia", "addressing", "Mimi", 3)
+    core.request_profile_update(A.REQUEST, "mom", "mia", "name", "Mila", 2, parent=PARENT)
+    out = core.request_profile_update(A.REQUEST, "mom", "mia", "addressing", "Mimi", 3,
+                                      parent=PARENT)
     assert not out.reply.accepted and "already pending" in out.reply.message
     assert core.profile_update_state("mia") == P.PENDING_CONFIRMATION
     # Another user's profile is independent.
-    out = core.request_profile_update(A.REQUEST, "mom", "leo", "name", "Leon", 4)
+    out = core.request_profile_update(A.REQUEST, "mom", "leo", "name", "Leon", 4, parent=PARENT)
     assert out.reply.accepted and out.reply.state == P.PENDING_CONFIRMATION
 
 
-def test_owner_confirms_a_parent_profile(core, store) -> None:
-    """Guard confirmer_is_owner: mom cannot confirm a change of dad's profile."""
-    confirm(core, "mom")
-    core.request_profile_update(A.REQUEST, "mom", "dad", "name", "Benny", 2)
-    out = core.request_profile_update(A.CONFIRM, "mom", "dad", "", "", 3)
-    assert not out.reply.accepted and "confirmer_is_owner" in out.reply.message
+def test_the_confirmation_needs_the_pin_too(core, store) -> None:
+    """Erratum 18: the confirming step carries a parent token like the request."""
+    core.request_profile_update(A.REQUEST, "mom", "dad", "name", "Benny", 2, parent=PARENT)
+    confirm(core, "dad")  # dad confirmed by voice is no owner confirmation
+    out = core.request_profile_update(A.CONFIRM, "dad", "dad", "", "", 3)
+    assert not out.reply.accepted and "parent PIN" in out.reply.message
     assert store.get("dad").name == "Ben"
 
 
 def test_child_cannot_edit_another_profile_or_a_role(core) -> None:
     confirm(core, "mia")
     out = core.request_profile_update(A.REQUEST, "mia", "leo", "name", "Stinky", 2)
-    assert out.reply.state == P.REJECTED
+    assert not out.reply.accepted and "parent PIN" in out.reply.message
     out = core.request_profile_update(A.REQUEST, "mia", "mia", "role", "parent", 3)
-    assert out.reply.state == P.REJECTED
-
-
-def test_unconfirmed_requester_is_rejected(core) -> None:
-    core.handle_identity_event(ev(K.EXPLICIT_IDENTITY_CLAIM, user_id="mom"), 1)
-    out = core.request_profile_update(A.REQUEST, "mom", "mia", "name", "X", 2)
-    assert out.reply.state == P.REJECTED and "not confirmed" in out.reply.message
+    assert not out.reply.accepted
+    assert core.store.get("mia").role == "child" and core.store.get("leo").name == "Leo"
 
 
 @pytest.mark.parametrize(
@@ -134,7 +130,7 @@ def test_unconfirmed_requester_is_rejected(core) -> None:
 )
 def test_invalid_values_are_rejected_in_validation(core, field, value) -> None:
     confirm(core, "mom")
-    out = core.request_profile_update(A.REQUEST, "mom", "mia", field, value, 2)
+    out = core.request_profile_update(A.REQUEST, "mom", "mia", field, value, 2, parent=PARENT)
     assert out.reply.state == P.REJECTED
 
 
@@ -147,10 +143,11 @@ def test_failed_write_changes_nothing(core, household_path, monkeypatch) -> None
     confirm(core, "mia")
     before = household_path.read_bytes()
     monkeypatch.setattr(persistence.os, "replace", disk_full)
-    out = core.request_profile_update(A.REQUEST, "mia", "mia", "name", "Mimi", 2)
+    out = core.request_profile_update(A.REQUEST, "mia", "mia", "name", "Mimi", 2, parent=PARENT)
     monkeypatch.undo()
     assert "nothing changed" in out.reply.message
     assert core.store.get("mia").name == "Mia"
     assert household_path.read_bytes() == before
-    assert [p.name for p in household_path.parent.iterdir()] == [household_path.name]
+    left = [p.name for p in household_path.parent.iterdir() if not p.name.endswith(".lock")]
+    assert left == [household_path.name]  # no temp file left behind
     assert core.profile_update_state("mia") == P.NONE

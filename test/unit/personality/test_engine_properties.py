@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note_event
 from hypothesis import strategies as st
 
-from buddy_personality.personality.engine import PersonalityEngine
+from buddy_personality.personality.engine import InputRejected, PersonalityEngine
 from buddy_personality.personality.guardrails import MOOD_CAPS
 from buddy_personality.personality.moods import MOOD_ANCHORS, MOODS, NEGATIVE_MOODS
 from buddy_personality.personality.records import EngineOutput
@@ -62,8 +63,12 @@ def _run(seed: int, steps: list, talking: bool = False,
             outs.append(engine.on_ai_emotion(now, ev[1], ev[2], ev[3], ev[4], ev[5],
                                              f"s{session}", 1))
         elif kind == "start":
-            session += 1
-            outs.append(engine.on_conversation_started(now, f"s{session}"))
+            if engine.conversation_active:  # RS-1: refused while a session runs (issue 19)
+                with pytest.raises(InputRejected):
+                    engine.on_conversation_started(now, f"s{session + 1}")
+            else:
+                session += 1
+                outs.append(engine.on_conversation_started(now, f"s{session}"))
         elif kind == "end":
             outs.append(engine.on_conversation_ended(now, f"s{session}"))
         elif kind == "system":

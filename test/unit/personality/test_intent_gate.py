@@ -69,11 +69,12 @@ def test_budget_exhausted_pulls_to_baseline_and_reports_neutral_at_most_0_35() -
     engine = make_engine()
     engine.on_conversation_started(T0, "s1")
     engine.set_guardrail("context_gate", "false")
-    points = [(0.6, 0.35), (0.05, -0.6), (0.6, 0.35), (0.05, -0.6), (0.6, 0.35), (0.05, -0.6)]
     t = T0
-    for v, a in points:  # six projected transitions within the window, by any cause
+    for k in range(6):  # six LLM transitions within the window (DESIGN §6.12)
         t += 1.0
-        assert engine.override_affect(t, v, a).mood_changes
+        engine.override_affect(t - 0.5, 0.0, 0.0)  # back to NEUTRAL: not counted
+        out = engine.on_ai_emotion(t, "happy", 1.0, 0.9, INLINE, "", "s1", k + 1)
+        assert out.snapshot.mood == "happy"
     assert engine.gate.budget_exhausted(t)
     displacement = abs(engine.valence - 0.1) + abs(engine.arousal + 0.05)
     out = engine.on_ai_emotion(t + 1.0, "excited", 1.0, 0.9, INLINE, "", "s1", 1)

@@ -56,7 +56,8 @@ def test_checks_show_failures_and_indicators_show_undefined_values() -> None:
     text = report()
     assert "| **FAIL** | RS-1 at 15 min | ended at 16 min |" in text
     assert "| ok | boot lift | curious |" in text
-    assert "| Temporal coherence: arc smoothness | n/a | < 5 | n/a |" in text
+    assert "| Temporal coherence: arc smoothness (per reply) | n/a | < 5 | n/a |" in text
+    assert "| Relationship continuity: greeting accuracy | n/a | > 80% | n/a |" in text
     assert "| Idle aliveness: idle time not NEUTRAL | 25.0% | > 15% | met |" in text
     assert "Time in each mood: neutral 60%, curious 40%." in text
 

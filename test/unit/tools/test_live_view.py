@@ -85,6 +85,14 @@ def test_backstop_and_disconnection_are_visible() -> None:
     assert "neutral 0.20, disconnected (/dev/ttyACM0) BACKSTOP" in text_of(state, width=220)
 
 
+def test_the_face_row_shows_the_mood_the_board_shows_and_the_one_meant() -> None:
+    # issue 20: the firmware cannot show CONFUSED; the driver shows THINKING instead
+    state = lv.ViewState()
+    lv.apply_face(state, FaceState(mood="thinking", mood_meant="confused", intensity=0.6,
+                                   connected=True, protocol_version=2, port="sim"))
+    assert "thinking (meant confused) 0.60, v2 on sim" in text_of(state, width=220)
+
+
 def test_only_the_last_five_events_are_kept() -> None:
     state = lv.ViewState()
     for i in range(7):

@@ -191,3 +191,77 @@ def test_mood_cv_ignores_session_order(raw, rnd) -> None:
     rnd.shuffle(shuffled)
     assert m.mood_cv(shuffled) == pytest.approx(m.mood_cv(vectors))
     assert m.mood_cv(vectors) >= 0.0
+
+
+# ---------------------------------------------------------------- DESIGN §6.13 (erratum 13)
+def test_mood_classes_follow_the_spec_4_1_class_column() -> None:
+    """CURIOUS, THINKING, SURPRISED, CONFUSED, SLEEPY are Neutral class (§4.1)."""
+    tl = [s(0, "happy"), s(10, "curious"), s(20, "sad"), s(25, "sleepy"), s(30, "love"),
+          s(40, "neutral")]
+    # happy 10 + love 10 = 20 positive, curious 10 + sleepy 5 = 15 neutral, sad 5 negative
+    assert m.class_shares(tl) == pytest.approx(
+        {"positive": 0.5, "neutral": 0.375, "negative": 0.125})
+
+
+def test_mood_class_cv_is_sum_of_sigmas_over_sum_of_means() -> None:
+    # positive 0.6 / 0.4: mu 0.5, sd 0.141421; neutral 0.4 / 0.6: the same; sum mu = 1
+    cv = m.mood_class_cv([{"positive": 0.6, "neutral": 0.4},
+                          {"positive": 0.4, "neutral": 0.6}])
+    assert cv == pytest.approx(2 * math.sqrt(0.02))
+
+
+def test_happy_and_love_sessions_have_the_same_class_distribution() -> None:
+    """"The classes are what the traits of §3 set; which mood within a class shows
+    follows the topic": a happy session and a love session do not differ."""
+    a = [s(0, "happy", conv=True), s(60, "neutral")]
+    b = [s(0, "love", conv=True), s(60, "neutral")]
+    assert m.mood_class_cv([m.class_shares(a), m.class_shares(b)]) == 0.0
+    assert m.mood_cv([m.mood_shares(a), m.mood_shares(b)]) > 1.0
+
+
+def test_reply_arc_samples_the_start_then_each_reply_at_its_speaking_phase() -> None:
+    ses = [s(0, "neutral", True, 0.1, 0.0), s(1, "thinking", True, 0.2, 0.2),
+           s(2, "happy", True, 0.5, 0.3), s(5, "happy", True, 0.6, 0.3),
+           s(9, "happy", True, 0.4, 0.2), s(12, "neutral", False, 0.1, 0.0)]
+    # replies speak at 2.0 and 8.5 (the first snapshot at or after: t=2 and t=9); one at
+    # 20 is after the session and is not this session's
+    assert m.reply_arc_points(ses, [2.0, 8.5, 20.0]) == [(0.1, 0.0), (0.5, 0.3), (0.4, 0.2)]
+    assert m.session_replies(ses, [2.0, 8.5, 20.0]) == 2
+
+
+def test_reply_arc_ratio_is_path_over_largest_distance_from_baseline() -> None:
+    base = (0.0, 0.0)
+    # out along a line to 0.3 and back to 0.1: path 0.3 + 0.2 = 0.5, farthest 0.3
+    pts = [(0.0, 0.0), (0.3, 0.0), (0.1, 0.0)]
+    assert m.reply_arc_ratio(pts, base) == pytest.approx(0.5 / 0.3)
+    # a walk that jumps between opposite sides: path 4 x 0.6, farthest 0.3 -> 8
+    zig = [(0.3, 0.0), (-0.3, 0.0), (0.3, 0.0), (-0.3, 0.0), (0.3, 0.0)]
+    assert m.reply_arc_ratio(zig, base) == pytest.approx(2.4 / 0.3)
+    assert math.isnan(m.reply_arc_ratio([(0.0, 0.0), (0.0, 0.0)], base))
+
+
+@pytest.mark.parametrize(("text", "name", "addressed"), [
+    ("Leo! Is that you?", "Leo", True),
+    ("hi, leo, welcome back", "Leo", True),
+    ("Leo's drawing is great", "Leo", True),
+    ("Look at the leopard!", "Leo", False),
+    ("Hello there!", "Leo", False),
+    ("Hello there!", "", False),
+])
+def test_a_reply_addresses_the_child_when_it_says_the_name_as_a_word(
+        text: str, name: str, addressed: bool) -> None:
+    assert m.addresses_by_name(text, name) is addressed
+
+
+def test_greeting_accuracy_is_the_share_of_first_replies_with_the_name() -> None:
+    gs = [m.Greeting(0, "Leo", "Leo! Hi!"), m.Greeting(1, "Mia", "Hello!"),
+          m.Greeting(2, "Mia", "Mia, welcome back"), m.Greeting(3, "Leo", "Hey Leo")]
+    assert m.greeting_accuracy(gs) == 0.75
+    assert math.isnan(m.greeting_accuracy([]))
+
+
+def test_idle_state_shares() -> None:
+    tl = [m.Sample(0, "neutral", 0, 0, False), m.Sample(10, "sleepy", 0, 0, False, 1, 0.5, 1),
+          m.Sample(40, "sleepy", 0, 0, False, 1, 0.5, 2), m.Sample(100, "happy", 0, 0, True)]
+    assert m.idle_state_shares(tl) == pytest.approx({"awake": 0.1, "drowsy": 0.3,
+                                                     "asleep": 0.6})

@@ -175,13 +175,41 @@ def lockout_refusal(at_s: float) -> Check:
     return check
 
 
+def drowsy_before(child_s: float) -> Check:
+    def check(tl: Timeline, t0: float) -> CheckResult:
+        name = ("idle: drowsy from IDLE-03's threshold, 5 min ± 2 min after the boot, shows "
+                f"SLEEPY until the child comes at +{child_s:.0f} s, never asleep before "
+                "(DESIGN §6.11)")
+        idle = [(t - t0, s) for t, s in tl.snapshots if t0 <= t < t0 + child_s]
+        sleepy = [t for t, s in idle if s.mood == "sleepy"]
+        ok = bool(sleepy) and 180.0 - STEP_S <= sleepy[0] <= 420.0 + STEP_S
+        ok = ok and all(s.mood == "sleepy" and s.idle_state == 1 for t, s in idle
+                        if t >= sleepy[0])
+        ok = ok and not any(s.idle_state == 2 for _, s in idle)
+        return _result(name, ok, f"SLEEPY from +{sleepy[0]:.0f} s" if sleepy else
+                       "never SLEEPY")
+    return check
+
+
+def woken_at(child_s: float) -> Check:
+    def check(tl: Timeline, t0: float) -> CheckResult:
+        name = (f"the child's wake utterance at +{child_s:.0f} s wakes Buddy at once: awake, "
+                "not SLEEPY (DESIGN §6.11 wake events)")
+        _before, at = _around(tl, t0 + child_s)
+        ok = at is not None and at.idle_state == 0 and at.mood != "sleepy"
+        return _result(name, ok, "no snapshot" if at is None else
+                       f"{at.mood}, idle_state {at.idle_state}")
+    return check
+
+
 def morning_checks() -> list[Check]:
-    first, second = 420.0, 1800.0
-    rs1 = first + day.RS1_S                                          # 1320 s
+    first, second = day.FIRST_S, day.SECOND_S
+    rs1 = first + day.RS1_S                                          # 1440 s
     rs2 = second + (day.RS2_S - day.EARLIER_TODAY_S - day.RS1_S)     # 2100 s
     return [
         boot_curious, boot_back_to_neutral, layer1_after_boot, quiet_until(first),
-        started_at(first), every_utterance_answered(first, rs1), inline_and_hybrid,
+        drowsy_before(first), woken_at(first), started_at(first),
+        every_utterance_answered(first, rs1), inline_and_hybrid,
         ended_at(rs1, "session_limit", "RS-1"), low_battery_pulls_valence(1500.0),
         started_at(second), ended_at(rs2, "daily_limit", "RS-2"), lockout_refusal(2220.0),
         no_negative_mood_in_idle,

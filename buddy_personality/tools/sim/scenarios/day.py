@@ -12,18 +12,24 @@ the daily limit falls in the second session. The LLM is a built-in *scripted* re
                                                    NEUTRAL within about a minute (§5.1,
                                                    §7.1); the bridge's probe finds the
                                                    server: SERVER_ONLINE, layer 1
-    0-420   nothing                                idle drift (§7.1 IDLE-02, IDLE-03 from
-                                                   5 min ± 2 min: toward SLEEPY)
-    420     child: "hey buddy, do you like         conversation STARTED (wake_word), L0-06
-            dinosaurs?"                            and L0-13 (§5.1); the scripted reply is
+    0-540   nothing                                idle: NEUTRAL (IDLE-02), then drowsy
+                                                   from IDLE-03's threshold, 5 min ± 2 min
+                                                   after the boot (a wake event): SLEEPY
+                                                   shows, affect settles on (0, -0.15)
+                                                   (DESIGN §6.11); asleep would come only
+                                                   at 15 min ± 5 min, after the child
+    540     child: "hey buddy, do you like         Buddy wakes at once (DESIGN §6.11): not
+            dinosaurs?"                            SLEEPY in the same snapshot; conversation
+                                                   STARTED (wake_word), L0-06
+                                                   and L0-13 (§5.1); the scripted reply is
                                                    spoken (tts/say) and its emotion reaches
                                                    the engine as INLINE and HYBRID intents
-    440...  the child talks every 20 s             one reply per utterance (spec 003 §3.4:
+    560...  the child talks every 20 s             one reply per utterance (spec 003 §3.4:
                                                    a child's utterance in session qualifies)
-    1320    -                                      RS-1: 900 s into the session the engine
+    1440    -                                      RS-1: 900 s into the session the engine
                                                    emits RS-1, the bridge ends the session
                                                    (session_limit) with a closing line
-    1380    face board: ACTION button click        L0-10 button impulse (§5.1)
+    1470    face board: ACTION button click        L0-10 button impulse (§5.1)
     1500    power monitor: LOW_BATTERY 18 %        L0-02 (§5.1); no negative mood shown
                                                    in idle (HC-10, §9.2)
     1800    child: "hey buddy, can we talk         second session
@@ -34,6 +40,11 @@ the daily limit falls in the second session. The LLM is a built-in *scripted* re
     2220    child: "hey buddy, are you there?"     refused during the RS-2 lockout: one
                                                    friendly line, no session
     2400    end
+
+The first child comes at +540 s (9 min) so that the drowsy stretch always shows: the
+drawn IDLE-03 threshold lies in 3-7 min and IDLE-04's in 10-20 min (DESIGN §6.11), so
+Buddy is drowsy, not yet asleep, when the child wakes it. Before sleep was a behaviour
+state (errata 11) the child came at +420 s and idle stayed NEUTRAL throughout.
 
 `layer0_visit()` - no LLM server (layer 0, rules only; spec 002 §10, RS-9): boot, a short
 conversation answered by the rule replies, goodbye (L0-07/L0-08 afterglow), a critical
@@ -50,6 +61,9 @@ from buddy_personality.tools.sim.sim_graph import DEFAULT_START_S, SimSetup
 RS1_S = 900.0     # spec 002 §9.3 RS-1
 RS2_S = 2700.0    # spec 002 §9.3 RS-2
 EARLIER_TODAY_S = 1500.0  # RS-2 counter at the start of the morning
+FIRST_S = 540.0   # the first child: after IDLE-03's latest, before IDLE-04's earliest
+SECOND_S = 1800.0
+BUTTON_S = 1470.0  # after RS-1 ends the first session (FIRST_S + RS1_S = 1440)
 
 CHILD_LINES: tuple[str, ...] = (
     "my favourite is the triceratops",
@@ -113,12 +127,12 @@ BUTTON_ACTION, CLICK = 1, 3                     # buddy_msgs/ButtonEvent
 
 def morning(seed: int = 1, *, start_s: float = DEFAULT_START_S) -> Scenario:
     """The demo's morning (see the module docstring for the timeline)."""
-    first, second = 420.0, 1800.0
+    first, second = FIRST_S, SECOND_S
     cues = [
         system_event(0.0, BOOT, -1.0, "power monitor: boot complete"),
         utterance(first, "hey buddy, do you like dinosaurs?"),
         *chatter(first, first + RS1_S + 10.0),
-        button(1380.0, BUTTON_ACTION, CLICK, "face board: ACTION button clicked"),
+        button(BUTTON_S, BUTTON_ACTION, CLICK, "face board: ACTION button clicked"),
         system_event(1500.0, LOW_BATTERY, 18.0, "power monitor: battery low (18 %)"),
         utterance(second, "hey buddy, can we talk again?"),
         *chatter(second, second + (RS2_S - EARLIER_TODAY_S - RS1_S) + 60.0),

@@ -1,0 +1,138 @@
+"""The one table of every node's publications, subscriptions, services and clients
+(DESIGN §3, erratum 19).
+
+The SROS2 policy is generated from this table (policy.py), and a test brings the graph
+up and compares each node's actual endpoints (rclpy's graph API) with it
+(test/node/test_security_graph.py), so the policy cannot drift from the code.
+
+Names are relative to the robot's namespace (`/buddy` on the robot), as the nodes create
+them; names starting with "/" are absolute. To add a node (tts, asr, parent_dashboard):
+add one `NodeInterfaces` entry to NODES; the test then says exactly which endpoint is
+missing or unexpected, and `buddy security policy` covers it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# What every rclpy node has (rosout, parameter events and the parameter services, the
+# type-description service), so the policy lets a node be a node. "~/" = the node's own
+# name. Dev-only and lifecycle services are listed where they exist.
+COMMON_PUBLISHES: tuple[str, ...] = ("/rosout", "/parameter_events")
+COMMON_SERVICES: tuple[str, ...] = (
+    "~/describe_parameters", "~/get_parameter_types", "~/get_parameters",
+    "~/list_parameters", "~/set_parameters", "~/set_parameters_atomically",
+    "~/get_type_description",
+)
+LIFECYCLE_PUBLISHES: tuple[str, ...] = ("~/transition_event",)
+LIFECYCLE_SERVICES: tuple[str, ...] = (
+    "~/change_state", "~/get_state", "~/get_available_states",
+    "~/get_available_transitions", "~/get_transition_graph",
+)
+DIAGNOSTICS = "/diagnostics"
+
+
+@dataclass(slots=True, frozen=True)
+class NodeInterfaces:
+    """One node's endpoints (its own, beyond the COMMON_* ones every node has)."""
+
+    publishes: tuple[str, ...] = ()
+    subscribes: tuple[str, ...] = ()
+    services: tuple[str, ...] = ()        # it answers (SROS2 "reply")
+    clients: tuple[str, ...] = ()         # it calls (SROS2 "request")
+    dev_services: tuple[str, ...] = ()    # only with dev_mode (erratum 19)
+    lifecycle: bool = False
+
+
+NODES: dict[str, NodeInterfaces] = {
+    "personality": NodeInterfaces(
+        publishes=("personality/snapshot", "personality/llm_profile",
+                   "personality/mood_changed", "personality/guardrail",
+                   "personality/affect_markers", DIAGNOSTICS),
+        subscribes=("personality/ai_emotion", "conversation/events", "conversation/phase",
+                    "system/events", "tts/speaking", "face/button", "memory/extract",
+                    "identity/state", "consent/state"),
+        # reset_memory: the identity node's internal call (erratum 18); under SROS2 only
+        # the identity enclave may request it (see `clients` of identity below).
+        services=("personality/list_memories", "personality/reset_memory"),
+        dev_services=("personality/set_guardrail", "personality/override_affect"),
+    ),
+    "governor": NodeInterfaces(
+        publishes=("governor/state", DIAGNOSTICS),
+        subscribes=("governor/signal",),
+        services=("governor/reset",),
+    ),
+    "identity": NodeInterfaces(
+        publishes=("identity/state", "consent/state", "identity/system_events", DIAGNOSTICS),
+        subscribes=("identity/events", "conversation/events", "consent/events"),
+        services=("identity/execute_command", "identity/request_profile_update",
+                  "identity/request_consent", "identity/delegate", "identity/parent_login"),
+        clients=("personality/reset_memory",),
+    ),
+    "llm_bridge": NodeInterfaces(
+        publishes=("personality/ai_emotion", "conversation/events", "conversation/phase",
+                   "memory/extract", "governor/signal", "tts/say", "face/gesture",
+                   "system/events", "identity/events", "personality/guardrail", DIAGNOSTICS),
+        subscribes=("speech/utterance", "face/button", "personality/guardrail",
+                    "personality/llm_profile", "personality/snapshot", "governor/state",
+                    "identity/state"),
+        services=("llm_bridge/end_conversation",),
+        clients=("governor/reset",),
+    ),
+    "face_driver": NodeInterfaces(
+        publishes=("face/state", "face/button", "face/touch", DIAGNOSTICS),
+        subscribes=("personality/snapshot", "personality/ai_emotion", "conversation/phase",
+                    "face/gesture", "tts/speaking", "system/events"),
+        lifecycle=True,
+    ),
+    "parent_dashboard": NodeInterfaces(
+        publishes=(DIAGNOSTICS,),
+        subscribes=("personality/snapshot", "face/state", "conversation/events",
+                    "personality/guardrail", "consent/state", DIAGNOSTICS),
+        # every parent action goes through identity with the parent's token (erratum 18);
+        # the RS-1/RS-2 limits are read from the personality node's parameters
+        clients=("identity/parent_login", "identity/execute_command",
+                 "identity/request_consent", "personality/list_memories",
+                 "personality/get_parameters"),
+    ),
+}
+
+
+def resolve(name: str, namespace: str, node: str) -> str:
+    """The fully qualified name of `name` as node `node` in `namespace` creates it."""
+    ns = "/" + namespace.strip("/") if namespace.strip("/") else ""
+    if name.startswith("/"):
+        return name
+    if name.startswith("~/"):
+        return f"{ns}/{node}/{name[2:]}"
+    return f"{ns}/{name}"
+
+
+@dataclass(slots=True, frozen=True)
+class Endpoints:
+    """Fully qualified endpoint names of one node, as the graph API reports them."""
+
+    publishes: frozenset[str]
+    subscribes: frozenset[str]
+    services: frozenset[str]
+    clients: frozenset[str]
+
+
+def expected_endpoints(node: str, namespace: str, dev_mode: bool = False,
+                       common: bool = True) -> Endpoints:
+    """What `node` should show on the graph under `namespace` (COMMON_* included unless
+    `common` is False)."""
+    spec = NODES[node]
+
+    def full(names: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(resolve(n, namespace, node) for n in names)
+
+    publishes = spec.publishes + (COMMON_PUBLISHES if common else ())
+    services = spec.services + (COMMON_SERVICES if common else ())
+    if spec.lifecycle:
+        publishes += LIFECYCLE_PUBLISHES
+        services += LIFECYCLE_SERVICES
+    if dev_mode:
+        services += spec.dev_services
+    return Endpoints(full(publishes), full(spec.subscribes), full(services),
+                     full(spec.clients))
