@@ -230,7 +230,7 @@ def main() -> int:
             t1 = time.perf_counter()
             page.click("#login-form button[type=submit]")
             page.wait_for_selector("#panels:not([hidden])")
-            page.wait_for_function("document.querySelector('#face').dataset.mood")
+            page.wait_for_selector("#face[data-mood]")
             panels_ms = (time.perf_counter() - t1) * 1000
             nav = page.evaluate("JSON.stringify(performance.getEntriesByType('navigation')[0])")
             nav = json.loads(nav)

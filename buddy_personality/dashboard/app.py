@@ -124,6 +124,7 @@ class DashboardApp:
         self.clock = clock
         self.wall_clock = wall_clock
         self.stats = DashboardStats()
+        self.closing = False   # set on shutdown: open event streams end at once
         self.app = Starlette(
             routes=[
                 Route("/", self.index),
@@ -275,7 +276,7 @@ class DashboardApp:
             feed.listeners += 1
             try:
                 seen = -1
-                while True:
+                while not self.closing:
                     if self.sessions.get(cookie, self.clock()) is None:
                         yield "event: logout\ndata: {}\n\n"
                         return
@@ -285,6 +286,8 @@ class DashboardApp:
                         await asyncio.sleep(SSE_MIN_INTERVAL_S)
                         continue
                     version = await feed.wait(seen, SSE_KEEPALIVE_S)
+                    if self.closing:
+                        return
                     if version == seen:
                         yield ": keepalive\n\n"
                     if await request.is_disconnected():
@@ -294,6 +297,11 @@ class DashboardApp:
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"x-accel-buffering": "no"})
+
+    def close(self) -> None:
+        """End every open event stream (the server is stopping)."""
+        self.closing = True
+        self.port.changes().notify()
 
     # -- actions ------------------------------------------------------------------------
     async def forget_everything(self, request: Request) -> Response:

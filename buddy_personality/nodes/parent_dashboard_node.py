@@ -231,6 +231,7 @@ class ParentDashboardNode(Node):
         return Health(OK, f"serving {self.url}", values)
 
     def destroy_node(self) -> None:
+        self.web.close()
         self.server.stop()
         super().destroy_node()
 

@@ -137,8 +137,7 @@ def test_a_wrong_pin_is_refused_by_the_identity_node(browser, ros, graph) -> Non
         page.wait_for_selector("#login:not([hidden])")
         page.fill("#pin", "0000")
         page.click("#login-form button[type=submit]")
-        page.wait_for_function(
-            "document.querySelector('#login-message').textContent.length > 0", timeout=10000)
+        page.wait_for_selector("#login-message:not(:empty)", timeout=10000)
         assert page.is_hidden("#panels")
     assert dashboard.web.stats.logins_failed + dashboard.web.stats.logins_locked == 1
     page.close()
@@ -171,8 +170,7 @@ def test_the_face_is_redrawn_within_a_second_of_face_state(browser, ros, graph) 
                             connected=True)
             sent = time.monotonic()
             face.publish(msg)
-            page.wait_for_function(
-                f"document.querySelector('#face').dataset.mood === '{mood}'", timeout=1000)
+            page.wait_for_selector(f"#face[data-mood='{mood}']", timeout=1000)
             assert time.monotonic() - sent < 1.0
             assert page.get_attribute("#face", "data-talking") == str(talking).lower()
     page.close()

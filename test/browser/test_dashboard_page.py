@@ -69,6 +69,7 @@ def served() -> Iterator[tuple[str, InMemoryPort]]:
     try:
         yield f"http://{host}:{number}/", port
     finally:
+        app.close()
         server.stop()
 
 
@@ -100,12 +101,11 @@ def test_a_wrong_pin_is_refused_and_repeated_ones_lock_out(browser, served, shot
     context, page = open_page(browser, url, LAPTOP)
     page.wait_for_selector("#login:not([hidden])")
     log_in(page, "1111")
-    page.wait_for_function("document.querySelector('#login-message').textContent.length > 0")
+    page.wait_for_selector("#login-message:not(:empty)")
     assert "Wrong PIN" in page.text_content("#login-message")
     for _ in range(2):
         log_in(page, "1111")
-    page.wait_for_function(
-        "document.querySelector('#login-message').textContent.includes('Try again')")
+    page.wait_for_selector("#login-message:has-text('Try again')")
     log_in(page, PIN)  # the right PIN during the lockout is refused too
     page.wait_for_timeout(300)
     assert page.is_hidden("#panels")
@@ -174,12 +174,11 @@ def test_the_face_is_redrawn_when_the_graph_changes_it(browser, served) -> None:
     context, page = open_page(browser, url, LAPTOP)
     page.wait_for_selector("#login:not([hidden])")
     log_in(page)
-    page.wait_for_function("document.querySelector('#face').dataset.mood === 'happy'")
+    page.wait_for_selector("#face[data-mood='happy']")
     port.now_view.face = FaceView(mood="sleepy", intensity=0.6, conv_state="idle",
                                   connected=True)
     port.feed.notify()
-    page.wait_for_function("document.querySelector('#face').dataset.mood === 'sleepy'",
-                           timeout=1000)
+    page.wait_for_selector("#face[data-mood='sleepy']", timeout=1000)
     assert page.get_attribute("#face", "data-talking") == "false"
     context.close()
 
