@@ -32,7 +32,6 @@ from buddy_personality.cognition.gate import (
     GateDecision,
     GateInputs,
 )
-from buddy_personality.cognition.greeting import greet_by_name
 from buddy_personality.cognition.health import HealthConfig, ServerHealth
 from buddy_personality.cognition.intentions import IntentionStore
 from buddy_personality.cognition.lines import CLOSING_LINES, LOCKOUT_LINE, layer0_reply
@@ -227,7 +226,6 @@ class Session:
     intentions: IntentionStore = field(default_factory=IntentionStore)
     pending: _Pending | None = None
     stale_episode: int | None = None    # governor episode before our reset; ignored
-    name_used: bool = False             # a reply has addressed the child by name
 
 
 @dataclass(slots=True)
@@ -623,6 +621,10 @@ class BridgeCore:
             return Step(says=[SayOut(LOCKOUT_LINE, self.mood, "", 0)],
                         notes=["RS-2 lockout: session refused"])
         sid = self._new_session_id()
+        if self.mood == "sleepy":
+            # DESIGN §6.11: a conversation start wakes Buddy at once. The engine's snapshot
+            # says so a moment later; a reply handed to TTS before it must not sound asleep.
+            self.mood = "neutral"
         self.session = Session(
             session_id=sid, trigger=trigger, started_at=now,
             phase=PHASE_IDLE, last_activity=now,
@@ -753,12 +755,8 @@ class BridgeCore:
         failed_attempts: int = 0,
         dropped: int = 0,
     ) -> Step:
-        name = self.identity.name_for_prompt()
         if source != "llm":
             self.stats.layer0_replies += 1
-            if not s.name_used:
-                reply = greet_by_name(reply, name)  # layer 0's own greeting (DESIGN §6.13)
-        s.name_used = s.name_used or bool(name)
         new_topics = [t for t in topics if t not in s.topics_seen]
         s.topics_seen.update(topics)
         s.turns = turn_id

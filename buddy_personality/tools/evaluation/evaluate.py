@@ -256,6 +256,8 @@ def load_timeline(ns: argparse.Namespace) -> Source:
                      "conversations_held": len(day.conversations),
                      "replies": day.replies,
                      "layer0_replies": day.layer0_replies,
+                     "names_in_prompt": f"{sum(day.names_in_prompt)}/"
+                                        f"{len(day.names_in_prompt)}",
                      "sessions_cut_short": day.sessions_cut_short,
                      "guardrail_events": day.guardrails,
                      "engine": day.engine_stats}

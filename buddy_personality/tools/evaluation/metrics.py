@@ -15,7 +15,6 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from buddy_personality.cognition.greeting import addresses_by_name
 from buddy_personality.personality.moods import MOOD_CLASSES
 
 NEUTRAL = "neutral"
@@ -308,6 +307,15 @@ class Greeting:
     @property
     def addressed(self) -> bool:
         return addresses_by_name(self.first_reply, self.name)
+
+
+def addresses_by_name(text: str, name: str) -> bool:
+    """The line says the name as a word (any case): "Leo!" and "hi, leo" do, "Leopard"
+    does not."""
+    if not name:
+        return False
+    words = "".join(ch.lower() if ch.isalnum() else " " for ch in text).split()
+    return name.lower() in words
 
 
 def greeting_accuracy(greetings: Sequence[Greeting]) -> float:

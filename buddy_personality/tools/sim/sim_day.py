@@ -16,10 +16,11 @@ The day (local time, UTC offset 0), every time jittered by the seed:
   to say. The child answers a few seconds after Buddy stops speaking; after the last
   line the child says goodbye (added when the corpus' last line is not one);
 - a conversation whose `child` names a household child: the household knows that child
-  (preferred name = the id, capitalised). The child says its name in the first line
-  ("it's me, Leo!", added when missing); that is an explicit identity claim (DESIGN
-  §6.17, spec 004 under HC-2), Buddy checks once ("Leo! Is that you?") and the child's
-  "yes" is the validation; identity is then CONFIRMED and the name reaches the prompt;
+  (preferred name = the id, capitalised). The child first says its name ("hey buddy,
+  it's me, Leo!"); the bridge's speaker rules (DESIGN §6.17) make that an explicit
+  identity claim and Buddy checks once ("Leo! Is that you?"); the child's "yes!" is the
+  validation, Buddy greets it by name, identity is CONFIRMED and the name reaches the
+  prompt; then the child says its corpus lines;
 - 12:00-16:30 the server is down: calls fail, the bridge falls back to layer 0 and tells
   the engine (SERVER_OFFLINE), probes find it again later; sessions in this stretch run
   on layer-0 rule replies;
@@ -56,6 +57,7 @@ from buddy_personality.cognition.bridge import (
 from buddy_personality.cognition.client import CallResult
 from buddy_personality.cognition.conversation import DEFAULT_WAKE_PHRASE, split_wake
 from buddy_personality.cognition.schema import parse_answer_text, validate_response
+from buddy_personality.cognition.speaker import household_names
 from buddy_personality.cognition.stream_fields import JsonFieldStream
 from buddy_personality.cognition.views import IdentityView, ProfileView
 from buddy_personality.identity.core import IdentityCore
@@ -103,17 +105,6 @@ YES_LINE = "yes!"
 DAILY_FILL = 0.9  # plan conversations for at most this share of the RS-2 daily limit
 
 
-def check_reply(name: str) -> dict[str, Any]:
-    """Buddy's one identity check after a name claim (DESIGN §6.17), as a §12.3 answer."""
-    return {
-        "inner_thought": "The child says a name Buddy knows; check once before using it.",
-        "emotion": "curious", "intensity": 0.5,
-        "mood_reason": "a child says a name Buddy knows",
-        "emotional_arc": "rising", "child_affect": "positive",
-        "text": f"{name}! Is that you?", "gestures": ["nod"], "memory_tags": [],
-    }
-
-
 @dataclass(slots=True, order=True)
 class _Action:
     t: float
@@ -141,6 +132,7 @@ class SimDay:
     replies: int = 0
     layer0_replies: int = 0
     safety_stops: list[float] = field(default_factory=list)  # sessions ended by HC-9
+    names_in_prompt: list[bool] = field(default_factory=list)  # per confirmed child, layer 1
 
 
 @dataclass(slots=True)
@@ -152,9 +144,8 @@ class _Session:
     said: int = 0
     awaiting_reply: bool = False
     session_id: str = ""
-    confirm_at_line: int = -1  # the line whose saying is the validation ("yes! ...")
     confirmed: bool = False
-    greeting_prompt_has_name: bool = False
+    name_in_prompt: bool | None = None  # the first LLM call after confirming: name sent?
     greeted: bool = False
     ended: bool = False
 
@@ -176,8 +167,7 @@ def child_lines(conv: Conversation, wake_phrase: str = DEFAULT_WAKE_PHRASE) -> l
     woke, rest = split_wake(lines[0], wake_phrase)
     body = rest if woke else lines[0]
     if conv.child:
-        return [f"{wake_phrase}, it's me, {conv.child_name}!", f"{YES_LINE} {body}".strip(),
-                *lines[1:]]
+        return [f"{wake_phrase}, it's me, {conv.child_name}!", YES_LINE, body, *lines[1:]]
     lines[0] = f"{wake_phrase}, {body}" if body else wake_phrase
     return lines
 
@@ -221,10 +211,14 @@ class _Day:
         self.engine = PersonalityEngine(DAY_START, seed=seed, guardrails=self.guard_cfg)
         self.bridge = BridgeCore(random.Random(seed + 1), server_configured=True)
         children = sorted({c.child for c in conversations if c.child})
-        self.household = ProfileStore(None, [
+        self.household_profiles = [
             Profile(cid, cid.capitalize(), "child", dt.date(2021, 1, 1), cid.capitalize())
-            for cid in children])
+            for cid in children]
+        self.household = ProfileStore(None, self.household_profiles)
         self.identity = IdentityCore(self.household, now=DAY_START)
+        self.bridge.on_household(household_names(
+            (p.user_id, p.name, p.addressing or "") for p in self.household_profiles))
+        self.names_in_prompt: list[bool] = []
         self.heap: list[_Action] = []
         self._seq = itertools.count()
         self.samples: list[Sample] = []
@@ -285,6 +279,10 @@ class _Day:
 
     def publish_identity(self, now: float) -> None:
         snap = self.identity.identity_snapshot()
+        ch = self.child
+        if ch is not None and ch.conv.child and snap.state >= 2 and (
+                snap.user_id == ch.conv.child and snap.preferred_name):
+            ch.confirmed = True
         self.bridge.on_identity(now, IdentityView(
             snap.state, snap.addressing_state, snap.preferred_name, snap.age_group,
             snap.conversation_mode, snap.child_safe))
@@ -313,6 +311,8 @@ class _Day:
                 if self.child is not None and self.child.session_id == conv.session_id:
                     self.child.ended = True
                     self.child = None
+        for ev in step.identity_events:  # erratum 17: before the line, as the node does
+            self.identity_event(now, IdentityEventKind(ev.kind), ev.value)
         for out in step.intents:
             i = out.intent
             self.feed(e.on_ai_emotion(now, i.emotion, i.intensity, i.confidence, i.source,
@@ -341,12 +341,10 @@ class _Day:
         self.add(start + _words(text) / TTS_WORDS_PER_S + TTS_PAD_S, "tts", speaking=False)
         ch = self.child
         if ch is not None and ch.confirmed and not ch.greeted and session_id == ch.session_id:
-            # DESIGN §6.13: the first reply after the identity is confirmed; in layer 1 it
-            # counts when the name reached its prompt and the reply uses it.
+            # DESIGN §6.13: the first reply after the identity is confirmed (the bridge's
+            # own greeting, erratum 17, in both layers)
             ch.greeted = True
-            layer = self.bridge.layer
-            text_seen = text if (layer == 0 or ch.greeting_prompt_has_name) else ""
-            self.greetings.append(Greeting(now, ch.conv.child_name, text_seen, layer))
+            self.greetings.append(Greeting(now, ch.conv.child_name, text, self.bridge.layer))
 
     # ---------------------------------------------------------------- the server
     def llm_call(self, now: float, ticket: int, messages: list[dict[str, str]]) -> None:
@@ -355,9 +353,11 @@ class _Day:
             self.add(now + SERVER_DOWN_FAIL_S, "llm_result", ticket=ticket, reply=None)
             return
         reply = self.reply_for(ch)
-        if ch is not None and ch.confirmed and not ch.greeted:
-            ch.greeting_prompt_has_name = any(
+        if ch is not None and ch.confirmed and ch.name_in_prompt is None:
+            # layer 1: the name reaches the prompt (context.audience_message)
+            ch.name_in_prompt = any(
                 f"call them {ch.conv.child_name}" in m["content"] for m in messages)
+            self.names_in_prompt.append(ch.name_in_prompt)
         text = json.dumps(reply, ensure_ascii=False)
         t0 = now + self.rng.uniform(*SERVER_FIRST_TOKEN_S)
         found: list[int] = []
@@ -374,12 +374,11 @@ class _Day:
                  reply=text, latency=t0 + len(text) / SERVER_CHARS_PER_S - now)
 
     def reply_for(self, ch: _Session | None) -> dict[str, Any]:
-        """The corpus reply to the line the child just said (or Buddy's identity check)."""
-        if ch is None:
-            return check_reply("")  # cannot happen: calls come from a child's line
-        if ch.conv.child and ch.said == 1:
-            return check_reply(ch.conv.child_name)
-        k = ch.said - 1 - (1 if ch.conv.child else 0)  # the corpus turn of this line
+        """The corpus reply to the line the child just said."""
+        assert ch is not None  # calls come from a child's line
+        # a known child's first two lines (name, "yes!") are answered by the bridge's
+        # identity lines (erratum 17), not by the model
+        k = ch.said - 1 - (2 if ch.conv.child else 0)  # the corpus turn of this line
         turn = ch.conv.turns[max(0, min(len(ch.conv.turns) - 1, k))]
         reply = dict(turn.reply)
         if self.shuffle_emotions:
@@ -391,8 +390,6 @@ class _Day:
         if self.child is not None or self.bridge.session is not None:
             return  # a conversation is still going on: this child comes another day
         ch = _Session(conv, child_lines(conv, self.bridge.config.wake_phrase))
-        if conv.child:
-            ch.confirm_at_line = 1  # the "yes!" that answers Buddy's check
         self.child = ch
         self.held.append(conv.id)
         self.feed(self.engine.on_child_approach(now), now)  # L0-13: the wake word is heard
@@ -415,19 +412,6 @@ class _Day:
             line = GOODBYE_LINE
         else:
             return
-        if ch.said == 0 and ch.conv.child:
-            # DESIGN §6.17: the self-introduction is an explicit identity claim
-            self.identity_event(now, IdentityEventKind.EXPLICIT_IDENTITY_CLAIM,
-                                ch.conv.child_name)
-        if ch.said == ch.confirm_at_line:
-            self.identity_event(now, IdentityEventKind.VALIDATION_SUCCESS)
-            snap = self.identity.identity_snapshot()
-            ch.confirmed = (snap.state >= 2 and snap.user_id == ch.conv.child
-                            and bool(snap.preferred_name))
-        if ch.confirmed:
-            # spec 004: each turn of the confirmed child keeps the identity active, so the
-            # conversation's end returns it to UNKNOWN for the next child
-            self.identity_event(now, IdentityEventKind.SPEAKING_TURN)
         ch.said += 1
         ch.awaiting_reply = True
         self.route(self.bridge.on_utterance(now, line), now)
@@ -518,4 +502,4 @@ def simulate_day(seed: int, *, progress: Callable[[int], None] | None = None,
          "gate_rejections": dict(stats.gate_rejections),
          "idle_rules_fired": dict(stats.idle_rules_fired)},
         day.guardrails, day.speaking_starts, day.greetings, day.corpus, day.held,
-        day.replies, day.bridge.stats.layer0_replies, day.safety_stops)
+        day.replies, day.bridge.stats.layer0_replies, day.safety_stops, day.names_in_prompt)

@@ -443,3 +443,16 @@ def test_stale_result_updates_health_only() -> None:
     h = Harness(None)
     out = h.core.on_call_result(0.0, 99, CallResult(ok=False, errors=["x"]))
     assert says([out]) == [] and h.core.stats.stale_results == 1
+
+
+def test_a_woken_buddy_does_not_speak_sleepily(server: FakeLlmServer) -> None:
+    """DESIGN §6.11: the conversation start wakes Buddy at once; the first reply's TTS
+    tag is not the SLEEPY of the last idle snapshot even when it comes before the next."""
+    server.set_mode("stream")
+    h = Harness(server.url)
+    h.core.on_snapshot_mood(0.0, "sleepy")
+    steps = h.say(0.0, "Hey Buddy, I like dinosaurs!")
+    say = next(x for s in steps for x in s.says)
+    assert say.emotion == "neutral"
+    h.core.on_snapshot_mood(1.0, "sleepy")  # an LLM may choose SLEEPY later (a story)
+    assert h.core.mood == "sleepy"

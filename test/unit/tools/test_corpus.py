@@ -90,8 +90,8 @@ def test_the_sim_adds_the_wake_phrase_and_a_known_child_says_its_name(tmp_path: 
     plain, named, woken = load_corpus(path)
     assert child_lines(plain) == ["hey buddy, why is the sky blue?"]
     assert child_lines(woken) == ["hey buddy, hi!"]
-    # the claim, then "yes" to Buddy's check with the corpus' first line
-    assert child_lines(named) == ["hey buddy, it's me, Mia!", "yes! why is the sky blue?"]
+    # the claim, "yes" to Buddy's check (DESIGN §6.17), then the corpus' lines
+    assert child_lines(named) == ["hey buddy, it's me, Mia!", "yes!", "why is the sky blue?"]
 
 
 # ------------------------------------------------------------ the shipped corpus (data)
