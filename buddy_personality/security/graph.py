@@ -82,7 +82,9 @@ NODES: dict[str, NodeInterfaces] = {
     "face_driver": NodeInterfaces(
         publishes=("face/state", "face/button", "face/touch", DIAGNOSTICS),
         subscribes=("personality/snapshot", "personality/ai_emotion", "conversation/phase",
-                    "face/gesture", "tts/speaking", "system/events"),
+                    "face/gesture", "tts/speaking", "system/events",
+                    # the mouth: loudness while speaking, or an envelope from the text
+                    "tts/energy", "tts/say"),
         lifecycle=True,
     ),
     "parent_dashboard": NodeInterfaces(
