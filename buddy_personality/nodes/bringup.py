@@ -16,6 +16,7 @@ from buddy_personality.nodes.face_driver_node import FaceDriverNode
 from buddy_personality.nodes.governor_node import GovernorNode
 from buddy_personality.nodes.identity_node import IdentityNode
 from buddy_personality.nodes.llm_bridge_node import LlmBridgeNode
+from buddy_personality.nodes.parent_dashboard_node import ParentDashboardNode
 from buddy_personality.nodes.personality_node import PersonalityNode
 from buddy_personality.nodes.tts_node import TtsNode
 
@@ -32,6 +33,7 @@ NODE_CLASSES: dict[str, Callable[..., Node]] = {
     # Speech (DESIGN §4.7): silent and deaf unless configured (tts backend, asr server_url).
     "tts": TtsNode,
     "asr": AsrNode,
+    "parent_dashboard": ParentDashboardNode,
 }
 
 
@@ -52,6 +54,7 @@ class GraphOptions:
 
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     namespace: str = NAMESPACE
+    without: frozenset[str] = frozenset()   # node names left out (e.g. parent_dashboard)
 
 
 def create_graph(options: GraphOptions | None = None, **node_kwargs: Any) -> list[Node]:
@@ -60,6 +63,8 @@ def create_graph(options: GraphOptions | None = None, **node_kwargs: Any) -> lis
     options = options or GraphOptions()
     nodes: list[Node] = []
     for name, cls in NODE_CLASSES.items():
+        if name in options.without:
+            continue
         overrides = [Parameter(k, value=v) for k, v in options.overrides.get(name, {}).items()]
         nodes.append(cls(namespace=options.namespace, parameter_overrides=overrides,
                          **node_kwargs))

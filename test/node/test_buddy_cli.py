@@ -170,6 +170,7 @@ def test_buddy_run_headless_exits_0_after_its_duration() -> None:
                          check=False)
     assert res.returncode == 0, res.stdout + res.stderr
     assert f"{len(NODE_CLASSES)} nodes running under /buddy" in res.stdout
+    assert "parent page on http://127.0.0.1:" in res.stdout
 
 
 @pytest.mark.process

@@ -56,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--headless", action="store_true", help="no terminal view")
     run.add_argument("--port", default="sim", help="face board serial port (default: sim)")
     run.add_argument("--llm-url", default="", help="LLM server URL (default: layer 0)")
+    run.add_argument("--no-dashboard", action="store_true",
+                     help="leave the parent page out (it serves on 127.0.0.1:8080 by default)")
     run.add_argument("--params", default=None, help="parameter file (default robot.yaml)")
     run.add_argument("--speak", action="store_true",
                      help="Buddy speaks through the default speaker (README: Speech)")

@@ -55,7 +55,8 @@ def run(ns: argparse.Namespace) -> int:
         "face_driver": {"port": ns.port},
         "llm_bridge": {"server_url": ns.llm_url},
         **speech_overrides(ns),
-    })
+    }, without=frozenset({"parent_dashboard"}) if getattr(ns, "no_dashboard", False)
+        else frozenset())
     nodes: list[Any] = []
     executor = make_executor()  # a SingleThreadedExecutor with a cached wait set (issue 8)
     view: _View | None = None
@@ -67,6 +68,9 @@ def run(ns: argparse.Namespace) -> int:
             executor.add_node(node)
         print(f"buddy: {len(nodes)} nodes running under /{options.namespace} "
               "(Ctrl-C to stop)", flush=True)
+        for node in nodes:   # the parent page (DESIGN §4.6)
+            if getattr(node, "url", ""):
+                print(f"buddy: parent page on {node.url}", flush=True)
         if not ns.headless:
             view = _View(options.namespace)
             executor.add_node(view.node)
