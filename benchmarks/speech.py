@@ -119,7 +119,8 @@ class Monitor:
 def play(env: dict[str, str], samples: np.ndarray, tmp: Path) -> None:
     path = tmp / "line.wav"
     path.write_bytes(wav_bytes(samples, 16000))
-    subprocess.run(["paplay", "--latency-msec=20", str(path)], env=env, check=True, timeout=30)
+    subprocess.run(["paplay", "--latency-msec=20", str(path)], env=env, check=True,
+                   timeout=30 + samples.size / 16000)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     from buddy_personality.nodes.common import qos
     from buddy_personality.tools.fakes.fake_stt_server import FakeSttServer
 
-    domain = 150 + os.getpid() % 50
+    domain = 51 + os.getpid() % 50
     confine_dds(domain_id=domain)
     pulse = Pulse()
     env = confined_env(domain)
