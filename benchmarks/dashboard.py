@@ -3,7 +3,8 @@ load time, and the graph's idle CPU with the dashboard on and one page open agai
 
     .venv/bin/python benchmarks/dashboard.py [--json] [--turns 20] [--idle-seconds 30]
 
-What is timed is what a robot runs: `buddy run` (stdout not a terminal, so no live view; typed lines on stdin) (all nodes in one process on
+What is timed is what a robot runs: `buddy run` (stdout not a terminal, so no live view;
+typed lines on stdin) (all nodes in one process on
 its LeanExecutor, the dashboard's uvicorn on its own thread) with the simulated face
 board, and the system's Chromium (headless) driven by Playwright on 127.0.0.1. Turns are
 typed lines on `buddy run`'s stdin (layer 0: no LLM server). The latency is each

@@ -1,4 +1,5 @@
-"""Soak: `buddy run` (stdout not a terminal: no live view, stdin lines are the child) for a long wall-clock stretch with children talking every
+"""Soak: `buddy run` for a long wall-clock stretch (stdout not a terminal, so no live view;
+stdin lines are the child) with children talking every
 few minutes, an LLM server that fails a tenth of its requests, and a face board on a
 pseudo-terminal that is unplugged and plugged back twice (issue 14).
 
