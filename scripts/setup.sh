@@ -134,6 +134,10 @@ if ! fresh msgs "$h"; then
     stamp msgs "$h"
 fi
 
+# 4b. Speech system packages (espeak-ng, PortAudio, PulseAudio): installed with apt as
+#     root, else named (scripts/setup_audio.sh never fails the set-up).
+bash "$root/scripts/setup_audio.sh" "$root/build"
+
 # 5. buddy_personality ------------------------------------------------------------------
 # Editable, so code changes need no reinstall.
 h=$(hash_of setup.py setup.cfg)-$pyver

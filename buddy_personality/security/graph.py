@@ -75,7 +75,7 @@ NODES: dict[str, NodeInterfaces] = {
                    "system/events", "identity/events", "personality/guardrail", DIAGNOSTICS),
         subscribes=("speech/utterance", "face/button", "personality/guardrail",
                     "personality/llm_profile", "personality/snapshot", "governor/state",
-                    "identity/state"),
+                    "identity/state", "speech/activity", "tts/speaking", "system/events"),
         services=("llm_bridge/end_conversation",),
         clients=("governor/reset",),
     ),
@@ -86,6 +86,15 @@ NODES: dict[str, NodeInterfaces] = {
                     # the mouth: loudness while speaking, or an envelope from the text
                     "tts/energy", "tts/say"),
         lifecycle=True,
+    ),
+    # Speech (DESIGN §4.7).
+    "tts": NodeInterfaces(
+        publishes=("tts/speaking", "tts/energy", DIAGNOSTICS),
+        subscribes=("tts/say", "conversation/events", "face/button", "speech/activity"),
+    ),
+    "asr": NodeInterfaces(
+        publishes=("speech/activity", "speech/utterance", "system/events", DIAGNOSTICS),
+        subscribes=("tts/speaking",),
     ),
     "parent_dashboard": NodeInterfaces(
         publishes=(DIAGNOSTICS,),
