@@ -3,7 +3,8 @@ load time, and the graph's idle CPU with the dashboard on and one page open agai
 
     .venv/bin/python benchmarks/dashboard.py [--json] [--turns 20] [--idle-seconds 30]
 
-What is timed is what a robot runs: `buddy run --headless` (all nodes in one process on
+What is timed is what a robot runs: `buddy run` (stdout not a terminal, so no live view;
+typed lines on stdin) (all nodes in one process on
 its LeanExecutor, the dashboard's uvicorn on its own thread) with the simulated face
 board, and the system's Chromium (headless) driven by Playwright on 127.0.0.1. Turns are
 typed lines on `buddy run`'s stdin (layer 0: no LLM server). The latency is each
@@ -84,7 +85,7 @@ class Graph:
     """`buddy run --headless` with stdin for typed lines and stdout read for its URL."""
 
     def __init__(self, env: dict[str, str], params: Path, dashboard: bool, log: Path) -> None:
-        argv = [str(VENV_BIN / "buddy"), "run", "--headless", "--params", str(params)]
+        argv = [str(VENV_BIN / "buddy"), "run", "--params", str(params)]
         if not dashboard:
             argv.append("--no-dashboard")
         self.proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE,
@@ -207,7 +208,7 @@ def main() -> int:
     household_with_pin(state / "household.json")
     params = params_file(state, free_port())
     result: dict[str, object] = {
-        "process": "buddy run --headless (all nodes in one process, LeanExecutor; "
+        "process": "buddy run, stdin as the child (all nodes in one process, LeanExecutor; "
                    "the dashboard's uvicorn on its own thread)",
         "browser": f"{chromium} headless, Playwright {__import__('playwright').__version__}",
         "load_average_1m_before": round(os.getloadavg()[0], 2),

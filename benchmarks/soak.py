@@ -1,4 +1,5 @@
-"""Soak: `buddy run --headless` for a long wall-clock stretch with children talking every
+"""Soak: `buddy run` for a long wall-clock stretch (stdout not a terminal, so no live view;
+stdin lines are the child) with children talking every
 few minutes, an LLM server that fails a tenth of its requests, and a face board on a
 pseudo-terminal that is unplugged and plugged back twice (issue 14).
 
@@ -132,7 +133,7 @@ def main() -> int:
     state = Path(tempfile.mkdtemp(prefix="buddy-soak-"))
     server = start_failing_server()
     board = PtyBoardRunner(link_path=str(state / "buddy-face"))
-    argv = [str(VENV_BIN / "buddy"), "run", "--headless", "--params", str(params_file(state)),
+    argv = [str(VENV_BIN / "buddy"), "run", "--params", str(params_file(state)),
             "--port", board.path, "--llm-url", server.url]  # type: ignore[attr-defined]
     log = (state / "run.log").open("w")
     proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=log,
@@ -161,7 +162,9 @@ def main() -> int:
                     assert proc.stdin is not None
                     proc.stdin.write(line + "\n")
                     proc.stdin.flush()
-                    if line not in ("bye buddy",):
+                    # a bare wake phrase opens the session (Buddy listens, says nothing);
+                    # a goodbye ends it: every line between gets a spoken answer
+                    if line not in ("hey buddy", "bye buddy"):
                         lines_in_session.append(time.monotonic())
                     time.sleep(ns.line_gap_s)
                 next_talk = start + conversations * ns.talk_every_s + 20.0
@@ -178,11 +181,11 @@ def main() -> int:
         server.stop()  # type: ignore[attr-defined]
     after = [s for s in samples if s["t"] >= ns.warmup_s] or samples
     rss_growth = after[-1]["rss_mb"] - min(s["rss_mb"] for s in after[:3])
-    # every child line inside a session (wake line included) gets a reply before the next
+    # every child line inside a session gets a reply before the next one
     answered = sum(1 for t in lines_in_session
                    if any(t < s <= t + ns.line_gap_s for s in probe.says))
     result = {
-        "process": "buddy run --headless (all nodes in one process, LeanExecutor)",
+        "process": "buddy run, stdin as the child (all nodes in one process, LeanExecutor)",
         "minutes": ns.minutes, "conversations": conversations,
         "llm_requests": type(server).count, "llm_requests_dropped": type(server).dropped,
         "board_unplugs": 2,
