@@ -1,14 +1,19 @@
-"""Buddy's graph as five processes under the namespace `buddy` (DESIGN §3, §7).
+"""Buddy's graph as seven processes under the namespace `buddy` (DESIGN §3, §7).
 
     ros2 launch buddy_personality robot.launch.py [face_port:=/dev/ttyACM0]
         [llm_url:=http://server:8000/v1] [use_sim_time:=true] [log_level:=debug]
         [params_file:=/path/robot.yaml] [dds:=network]
+        [tts:=espeak|server|none] [tts_url:=http://server:8000/v1]
+        [stt_url:=http://server:8000/v1] [audio_out:=DEVICE] [audio_in:=DEVICE]
         [security:=enforce] [keystore:=DIR] [insecure_network:=true]
+        [dashboard_host:=0.0.0.0]
 
 Parameters come from config/robot.yaml; the launch arguments override the face port and
-the LLM server URL. DDS stays on this machine unless dds:=network (DESIGN §5), which
-refuses to start without security:=enforce (SROS2, each node in its own enclave of the
-keystore `buddy security init` made) unless insecure_network:=true (erratum 19).
+the LLM server URL, and for speech (DESIGN §4.7) the voice, the speech servers and the
+audio devices (empty = the system default). DDS stays on this machine unless dds:=network
+(DESIGN §5), which refuses to start without security:=enforce (SROS2, each node in its own
+enclave of the keystore `buddy security init` made) unless insecure_network:=true
+(erratum 19).
 """
 
 from launch.actions import (
@@ -69,11 +74,14 @@ def generate_launch_description() -> LaunchDescription:
             "params_file",
             default_value=PathJoinSubstitution([FindPackageShare(PACKAGE), "config",
                                                 "robot.yaml"]),
-            description="parameter file for all five nodes"),
+            description="parameter file for all nodes"),
         DeclareLaunchArgument("face_port", default_value="sim",
                               description="face board serial port, 'auto', or 'sim'"),
         DeclareLaunchArgument("llm_url", default_value="",
                               description="OpenAI-compatible LLM server URL; empty = layer 0"),
+        DeclareLaunchArgument("dashboard_host", default_value="127.0.0.1",
+                              description="parent page address; 0.0.0.0 opens it to the "
+                                          "home network"),
         DeclareLaunchArgument("use_sim_time", default_value="false",
                               description="use /clock (bag replay)"),
         DeclareLaunchArgument("log_level", default_value="info",
@@ -81,6 +89,17 @@ def generate_launch_description() -> LaunchDescription:
         DeclareLaunchArgument("dds", default_value="localhost",
                               description="'localhost' keeps DDS on this machine; 'network' "
                                           "for a multi-machine robot"),
+        # Speech (DESIGN §4.7; README "Speech on the robot").
+        DeclareLaunchArgument("tts", default_value="espeak",
+                              description="the voice: espeak (offline), server, none"),
+        DeclareLaunchArgument("tts_url", default_value="",
+                              description="speech server (…/v1) for tts:=server"),
+        DeclareLaunchArgument("stt_url", default_value="",
+                              description="transcription server (…/v1); empty = not listening"),
+        DeclareLaunchArgument("audio_out", default_value="",
+                              description="PortAudio output device; empty = system default"),
+        DeclareLaunchArgument("audio_in", default_value="",
+                              description="PortAudio input device; empty = system default"),
         DeclareLaunchArgument("security", default_value="off",
                               description="'enforce': SROS2, each node in its own enclave"),
         DeclareLaunchArgument("keystore", default_value="",
@@ -95,8 +114,17 @@ def generate_launch_description() -> LaunchDescription:
         Node(**common("identity"), parameters=parameters()),
         Node(**common("llm_bridge"), parameters=parameters(
             server_url=ParameterValue(LaunchConfiguration("llm_url"), value_type=str))),
+        Node(**common("tts"), parameters=parameters(
+            backend=ParameterValue(LaunchConfiguration("tts"), value_type=str),
+            server_url=ParameterValue(LaunchConfiguration("tts_url"), value_type=str),
+            output_device=ParameterValue(LaunchConfiguration("audio_out"), value_type=str))),
+        Node(**common("asr"), parameters=parameters(
+            server_url=ParameterValue(LaunchConfiguration("stt_url"), value_type=str),
+            input_device=ParameterValue(LaunchConfiguration("audio_in"), value_type=str))),
         # Lifecycle node: it configures and activates itself (parameter autostart), so
         # no launch-side transitions are needed.
         LifecycleNode(**common("face_driver"), parameters=parameters(
             port=ParameterValue(LaunchConfiguration("face_port"), value_type=str))),
+        Node(**common("parent_dashboard"), parameters=parameters(
+            host=ParameterValue(LaunchConfiguration("dashboard_host"), value_type=str))),
     ])

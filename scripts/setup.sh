@@ -134,6 +134,10 @@ if ! fresh msgs "$h"; then
     stamp msgs "$h"
 fi
 
+# 4b. Speech system packages (espeak-ng, PortAudio, PulseAudio): installed with apt as
+#     root, else named (scripts/setup_audio.sh never fails the set-up).
+bash "$root/scripts/setup_audio.sh" "$root/build"
+
 # 5. buddy_personality ------------------------------------------------------------------
 # Editable, so code changes need no reinstall.
 h=$(hash_of setup.py setup.cfg)-$pyver
@@ -167,6 +171,7 @@ shopt -s nullglob
 ln -sfn "$root/package.xml" "$share/package.xml"
 link_each "$share/launch" "$root"/launch/*.launch.py                  # setup.py data_files
 link_each "$share/config" "$root"/config/*.yaml "$root"/config/*.xml
+link_each "$share/dashboard" "$root"/buddy_personality/dashboard/static/*
 shopt -u nullglob
 ln -sfn "$root/resource/buddy_personality" \
     "$venv/share/ament_index/resource_index/packages/buddy_personality"
@@ -228,5 +233,21 @@ if [[ -n "$overlay" && "$overlay" != none && -f "$overlay/install.sh" ]]; then
 else
     say "ros2 CLI, launch and launch_testing: not installed (no ../shared/ros2-jazzy;" \
         "tests under test/launch skip)"
+fi
+
+# 7. Chromium for the parent page's browser tests (Playwright drives the system's browser;
+#    nothing is downloaded at run time). Debian/Ubuntu's package, when we may install it.
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        say "installing chromium from the system's packages (browser tests of the parent page)"
+        mkdir -p "$root/build"
+        if ! { apt-get -o DPkg::Lock::Timeout=300 update -qq \
+                && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
+                   install -y -qq chromium; } >"$root/build/apt-chromium.log" 2>&1; then
+            say "chromium could not be installed (see build/apt-chromium.log): browser tests will skip"
+        fi
+    else
+        say "no chromium: the parent page's browser tests will skip (apt-get install chromium)"
+    fi
 fi
 exit 0

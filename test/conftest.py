@@ -27,7 +27,7 @@ os.environ.setdefault("RCUTILS_COLORIZED_OUTPUT", "0")
 
 REPO = Path(__file__).resolve().parents[1]
 
-pytest_plugins = ["support.ros_harness", "support.processes"]
+pytest_plugins = ["support.ros_harness", "support.processes", "support.speech"]
 
 
 @pytest.fixture

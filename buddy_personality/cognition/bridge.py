@@ -85,6 +85,7 @@ from buddy_personality.safety.speech_safety import (
     GuardrailOut,
     SpeechSafety,
 )
+from buddy_personality.speech.notices import SPOKEN_FAULTS
 
 # buddy_msgs/ConversationPhase
 PHASE_IDLE, PHASE_ATTENTION, PHASE_LISTENING, PHASE_PTT = 0, 1, 2, 3
@@ -413,6 +414,40 @@ class BridgeCore:
                                              energy=self._governor_now().effort))
         self._count_gate(d)
         del kind
+        return Step()
+
+    def on_fault_raised(self, now: float, detail: str) -> Step:
+        """A speech fault a child should hear about (the ears, DESIGN §4.7) is said once
+        per raise, through the usual say path (and so the output guard)."""
+        del now
+        line = SPOKEN_FAULTS.get(detail)
+        if line is None:
+            return Step()
+        s = self.session
+        return Step(says=[SayOut(line, self.mood, s.session_id if s else "",
+                                 s.turns if s else 0)], notes=[f"fault said: {detail}"])
+
+    def on_speech_activity(self, now: float, active: bool) -> Step:
+        """The child is speaking (asr `speech/activity`, DESIGN §4.7): in a session the
+        face shows LISTENING (also over Buddy's own speech: barge-in), and the silence
+        timeout counts from the end of the child's speech."""
+        s = self.session
+        if s is None:
+            return Step()
+        s.last_activity = now
+        if active and s.pending is None and s.phase in (PHASE_SPEAKING, PHASE_LISTENING):
+            s.speaking_until = now
+            if s.phase != PHASE_LISTENING:
+                return self._set_phase(Step(), PHASE_LISTENING)
+        return Step()
+
+    def on_tts_speaking(self, now: float, speaking: bool) -> Step:
+        """The real voice (`tts/speaking`, from the audio) replaces the text-length
+        estimate of when Buddy stops speaking."""
+        s = self.session
+        if s is not None and s.phase == PHASE_SPEAKING:
+            # a line never lasts a minute: a voice that dies mid-line cannot hold SPEAKING
+            s.speaking_until = now + 60.0 if speaking else now
         return Step()
 
     def end_conversation(self, now: float) -> tuple[bool, Step]:

@@ -11,11 +11,14 @@ from typing import Any
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
+from buddy_personality.nodes.asr_node import AsrNode
 from buddy_personality.nodes.face_driver_node import FaceDriverNode
 from buddy_personality.nodes.governor_node import GovernorNode
 from buddy_personality.nodes.identity_node import IdentityNode
 from buddy_personality.nodes.llm_bridge_node import LlmBridgeNode
+from buddy_personality.nodes.parent_dashboard_node import ParentDashboardNode
 from buddy_personality.nodes.personality_node import PersonalityNode
+from buddy_personality.nodes.tts_node import TtsNode
 
 NAMESPACE = "buddy"
 
@@ -27,6 +30,10 @@ NODE_CLASSES: dict[str, Callable[..., Node]] = {
     "identity": IdentityNode,
     "llm_bridge": LlmBridgeNode,
     "face_driver": FaceDriverNode,
+    # Speech (DESIGN §4.7): silent and deaf unless configured (tts backend, asr server_url).
+    "tts": TtsNode,
+    "asr": AsrNode,
+    "parent_dashboard": ParentDashboardNode,
 }
 
 
@@ -47,14 +54,17 @@ class GraphOptions:
 
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     namespace: str = NAMESPACE
+    without: frozenset[str] = frozenset()   # node names left out (e.g. parent_dashboard)
 
 
 def create_graph(options: GraphOptions | None = None, **node_kwargs: Any) -> list[Node]:
-    """Instantiate the five nodes. Parameters from a file come through the context's
+    """Instantiate the nodes of NODE_CLASSES. Parameters from a file come through the context's
     arguments (`--ros-args --params-file robot.yaml` given to rclpy.init)."""
     options = options or GraphOptions()
     nodes: list[Node] = []
     for name, cls in NODE_CLASSES.items():
+        if name in options.without:
+            continue
         overrides = [Parameter(k, value=v) for k, v in options.overrides.get(name, {}).items()]
         nodes.append(cls(namespace=options.namespace, parameter_overrides=overrides,
                          **node_kwargs))

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from rclpy.node import Node
+from std_msgs.msg import Bool
 from std_srvs.srv import Trigger
 
 from buddy_msgs.msg import (
@@ -239,6 +240,10 @@ class LlmBridgeNode(Node):
                                  qos.LATCHED)
         self.create_subscription(IdentityState, "identity/state", self._on_identity,
                                  qos.LATCHED)
+        # Speech (DESIGN §4.7): the child speaking, the real voice, the ears' fault.
+        self.create_subscription(Bool, "speech/activity", self._on_activity, qos.EVENTS)
+        self.create_subscription(Bool, "tts/speaking", self._on_tts_speaking, qos.EVENTS)
+        self.create_subscription(SystemEvent, "system/events", self._on_system, qos.EVENTS)
         self.create_service(Trigger, "llm_bridge/end_conversation", self._on_end)
         self._reset_client = self.create_client(ResetGovernor, "governor/reset")
         self.create_timer(1.0 / p["tick_hz"], self._tick)
@@ -304,6 +309,16 @@ class LlmBridgeNode(Node):
             preferred_name=msg.preferred_name[:TAG_MAX], age_group=msg.age_group,
             conversation_mode=msg.conversation_mode, child_safe=msg.child_safe,
         ))
+
+    def _on_activity(self, msg: Bool) -> None:
+        self._apply(self._core.on_speech_activity(now_s(self), msg.data))
+
+    def _on_tts_speaking(self, msg: Bool) -> None:
+        self._apply(self._core.on_tts_speaking(now_s(self), msg.data))
+
+    def _on_system(self, msg: SystemEvent) -> None:
+        if msg.kind == SystemEvent.FAULT_RAISED:
+            self._apply(self._core.on_fault_raised(now_s(self), msg.detail[:TAG_MAX]))
 
     def _on_end(self, _req: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
         ended, step = self._core.end_conversation(now_s(self))

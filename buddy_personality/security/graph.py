@@ -75,15 +75,36 @@ NODES: dict[str, NodeInterfaces] = {
                    "system/events", "identity/events", "personality/guardrail", DIAGNOSTICS),
         subscribes=("speech/utterance", "face/button", "personality/guardrail",
                     "personality/llm_profile", "personality/snapshot", "governor/state",
-                    "identity/state"),
+                    "identity/state", "speech/activity", "tts/speaking", "system/events"),
         services=("llm_bridge/end_conversation",),
         clients=("governor/reset",),
     ),
     "face_driver": NodeInterfaces(
         publishes=("face/state", "face/button", "face/touch", DIAGNOSTICS),
         subscribes=("personality/snapshot", "personality/ai_emotion", "conversation/phase",
-                    "face/gesture", "tts/speaking", "system/events"),
+                    "face/gesture", "tts/speaking", "system/events",
+                    # the mouth: loudness while speaking, or an envelope from the text
+                    "tts/energy", "tts/say"),
         lifecycle=True,
+    ),
+    # Speech (DESIGN §4.7).
+    "tts": NodeInterfaces(
+        publishes=("tts/speaking", "tts/energy", DIAGNOSTICS),
+        subscribes=("tts/say", "conversation/events", "face/button", "speech/activity"),
+    ),
+    "asr": NodeInterfaces(
+        publishes=("speech/activity", "speech/utterance", "system/events", DIAGNOSTICS),
+        subscribes=("tts/speaking",),
+    ),
+    "parent_dashboard": NodeInterfaces(
+        publishes=(DIAGNOSTICS,),
+        subscribes=("personality/snapshot", "face/state", "conversation/events",
+                    "personality/guardrail", "consent/state", DIAGNOSTICS),
+        # every parent action goes through identity with the parent's token (erratum 18);
+        # the RS-1/RS-2 limits are read from the personality node's parameters
+        clients=("identity/parent_login", "identity/execute_command",
+                 "identity/request_consent", "personality/list_memories",
+                 "personality/get_parameters"),
     ),
 }
 

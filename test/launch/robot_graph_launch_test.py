@@ -1,4 +1,4 @@
-"""launch_testing test of robot.launch.py: all five nodes come up under /buddy, publish
+"""launch_testing test of robot.launch.py: all the nodes come up under /buddy, publish
 /diagnostics (DESIGN §7: one status per node), and shut down cleanly (exit 0).
 
 Run it as `launch_test test/launch/robot_graph_launch_test.py`. `make test` runs it that
@@ -25,8 +25,8 @@ import launch
 from buddy_personality.dds_confinement import confine_dds
 
 LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "robot.launch.py"
-NODES = ("personality", "governor", "identity", "llm_bridge", "face_driver")
-COME_UP_S = 40.0  # five Python processes starting on a loaded 2-core machine
+NODES = ("personality", "governor", "identity", "llm_bridge", "face_driver", "tts", "asr")
+COME_UP_S = 40.0  # seven Python processes starting on a loaded 2-core machine
 
 
 @pytest.mark.launch_test

@@ -29,6 +29,7 @@ from buddy_msgs.msg import (  # noqa: E402
     PersonalitySnapshot,
     Utterance,
 )
+from buddy_personality.nodes.bringup import NODE_CLASSES  # noqa: E402
 from buddy_personality.nodes.common import qos  # noqa: E402
 from buddy_personality.tools.bags.record import Recorder  # noqa: E402
 from buddy_personality.tools.bags.typestore import buddy_typestore  # noqa: E402
@@ -170,7 +171,8 @@ def test_buddy_run_headless_exits_0_after_its_duration() -> None:
                          capture_output=True, text=True, timeout=60, env=dict(os.environ),
                          check=False)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "5 nodes running under /buddy" in res.stdout
+    assert f"{len(NODE_CLASSES)} nodes running under /buddy" in res.stdout
+    assert "parent page on http://127.0.0.1:" in res.stdout
 
 
 @pytest.mark.process

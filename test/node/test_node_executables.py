@@ -26,6 +26,8 @@ CHANGED: dict[str, tuple[str, Any]] = {
     "identity": ("tick_hz", 2.0),
     "face_driver": ("keepalive_s", 0.5),
     "llm_bridge": ("silence_timeout_s", 45.0),
+    "tts": ("max_queue", 5),
+    "asr": ("end_silence_s", 1.1),
 }
 
 
@@ -82,6 +84,8 @@ def test_node_exits_zero_on_sigterm(ros, node_process) -> None:
         ("personality", "axes.reactivity", "high"),  # a string where a double belongs
         ("governor", "max_steps", 0),               # below its range
         ("face_driver", "stale_after_s", -1.0),     # negative staleness
+        ("tts", "backend", "loudspeaker"),          # not one of espeak, server, none
+        ("asr", "end_silence_s", 0.0),              # below its range
     ],
 )
 def test_bad_parameter_in_file_is_refused_with_a_clear_message(

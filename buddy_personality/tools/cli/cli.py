@@ -1,6 +1,7 @@
 """`buddy`: run Buddy, and the tools around it.
 
     buddy run [--headless] [--port PATH] [--llm-url URL] [--params FILE]
+              [--speak [--tts espeak|server|none]] [--listen --stt-url URL]
     buddy run --demo [--out DIR] [--seed N]
                               a scripted morning in sim time: a bag and a report
     buddy say "TEXT" | --button [TEXT]
@@ -75,7 +76,19 @@ def build_parser() -> argparse.ArgumentParser:
                           "reach Buddy (or use `buddy say` from another shell)")
     run.add_argument("--port", default="sim", help="face board serial port (default: sim)")
     run.add_argument("--llm-url", default="", help="LLM server URL (default: layer 0)")
+    run.add_argument("--no-dashboard", action="store_true",
+                     help="leave the parent page out (it serves on 127.0.0.1:8080 by default)")
     run.add_argument("--params", default=None, help="parameter file (default robot.yaml)")
+    run.add_argument("--speak", action="store_true",
+                     help="Buddy speaks through the default speaker (README: Speech)")
+    run.add_argument("--listen", action="store_true",
+                     help="Buddy listens on the default microphone (needs --stt-url)")
+    run.add_argument("--stt-url", default="",
+                     help="OpenAI-compatible transcription server (…/v1) for --listen")
+    run.add_argument("--tts", choices=("espeak", "server", "none"), default="espeak",
+                     help="--speak: the voice (default espeak: offline)")
+    run.add_argument("--tts-url", default="",
+                     help="--tts server: speech server (default: --stt-url)")
     run.add_argument("--duration", type=float, default=0.0,
                      help="stop after this many seconds (0 = until Ctrl-C)")
     run.add_argument("--state-dir", type=Path, default=None,

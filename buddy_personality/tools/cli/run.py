@@ -1,4 +1,4 @@
-"""`buddy run`: the five nodes in one process on one executor, with a live terminal view
+"""`buddy run`: the graph's nodes in one process on one executor, with a live terminal view
 (mood, affect, face, governor, identity, the last utterance and reply) and the keyboard
 standing in for a child's speech; `--headless` for scripts."""
 
@@ -14,7 +14,25 @@ from buddy_personality.dds_confinement import confine_dds
 REDRAW_PERIOD_S = 0.1  # at most 10 redraws a second, and only when something changed
 
 
+def speech_overrides(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """tts and asr parameters for --speak / --listen (DESIGN §4.7): the devices of the
+    parameter file (robot.yaml: the computer's default speaker and microphone, which is
+    PulseAudio's default where it runs). Without them Buddy is silent (tts backend none)
+    and deaf (asr without a server)."""
+    speak, listen = getattr(ns, "speak", False), getattr(ns, "listen", False)
+    voice = getattr(ns, "tts", "espeak")
+    stt_url = getattr(ns, "stt_url", "")
+    tts: dict[str, Any] = {"backend": voice if speak else "none"}
+    if speak and voice == "server":
+        tts["server_url"] = getattr(ns, "tts_url", "") or stt_url or ns.llm_url
+    return {"tts": tts, "asr": {"server_url": stt_url if listen else ""}}
+
+
 def run(ns: argparse.Namespace) -> int:
+    if getattr(ns, "listen", False) and not getattr(ns, "stt_url", ""):
+        print("buddy: --listen needs --stt-url URL (the home server's OpenAI-compatible "
+              "/v1/audio/transcriptions)", file=sys.stderr)
+        return 2
     confine_dds()
     import rclpy  # noqa: PLC0415 - after confine_dds: rmw reads the environment at init
 
@@ -36,6 +54,7 @@ def run(ns: argparse.Namespace) -> int:
     overrides: dict[str, dict[str, Any]] = {
         "face_driver": {"port": ns.port},
         "llm_bridge": {"server_url": ns.llm_url},
+        **speech_overrides(ns),
     }
     if ns.state_dir is not None:
         from buddy_personality.nodes.state_files import state_dir_overrides  # noqa: PLC0415
@@ -43,7 +62,9 @@ def run(ns: argparse.Namespace) -> int:
         for node, params in state_dir_overrides(ns.state_dir).items():
             overrides.setdefault(node, {}).update(params)
         print(f"buddy: state files in {ns.state_dir.expanduser().resolve()}", flush=True)
-    options = GraphOptions(overrides=overrides)
+    options = GraphOptions(overrides=overrides,
+                           without=frozenset({"parent_dashboard"})
+                           if getattr(ns, "no_dashboard", False) else frozenset())
     nodes: list[Any] = []
     executor = make_executor()  # a SingleThreadedExecutor with a cached wait set (issue 8)
     view: _View | None = None
@@ -55,6 +76,9 @@ def run(ns: argparse.Namespace) -> int:
             executor.add_node(node)
         print(f"buddy: {len(nodes)} nodes running under /{options.namespace} "
               "(Ctrl-C to stop)", flush=True)
+        for node in nodes:   # the parent page (DESIGN §4.6)
+            if getattr(node, "url", ""):
+                print(f"buddy: parent page on {node.url}", flush=True)
         if not ns.headless:
             view = _View(options.namespace)
             executor.add_node(view.node)

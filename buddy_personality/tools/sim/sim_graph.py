@@ -243,6 +243,10 @@ def graph_overrides(setup: SimSetup, state_dir: Path, llm_url: str) -> dict[str,
                              alert_log_path=str(state_dir / "safety_alerts.jsonl"),
                              household_path=str(state_dir / "household.json"))
     out["face_driver"].update(port="sim")
+    # No audio in the sim: the scenario runner stands in for the voice (tts/speaking) and
+    # for the ears (speech/utterance).
+    out["tts"].update(backend="none")
+    out["asr"].update(server_url="", input_wav="")
     for node, params in setup.overrides.items():
         if node not in out:
             raise ValueError(f"override for unknown node {node!r} "

@@ -1,0 +1,60 @@
+"""A read-only look at the household file the identity node owns (spec 004; erratum 18):
+whether a parent PIN is set (the page says how to set one otherwise) and which children
+the consent panel lists. The dashboard never writes it and never moves it aside: a file
+the identity node cannot read is the identity node's to report."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_BYTES = 1024 * 1024
+
+
+@dataclass(slots=True)
+class HouseholdGlance:
+    path: Path | None
+    _stat: tuple[float, int] | None = None
+    _pin_set: bool = False
+    _children: list[tuple[str, str]] = field(default_factory=list)
+
+    def pin_is_set(self) -> bool:
+        self._refresh()
+        return self._pin_set
+
+    def children(self) -> list[tuple[str, str]]:
+        """(user_id, name) of each child profile, in file order."""
+        self._refresh()
+        return list(self._children)
+
+    def _refresh(self) -> None:
+        if self.path is None:
+            return
+        try:
+            st = self.path.stat()
+        except OSError:
+            self._stat, self._pin_set, self._children = None, False, []
+            return
+        key = (st.st_mtime, st.st_size)
+        if key == self._stat:
+            return
+        self._stat = key
+        try:
+            if st.st_size > MAX_BYTES:
+                raise ValueError("too large")
+            data = json.loads(self.path.read_bytes())
+        except (OSError, ValueError):
+            self._pin_set, self._children = False, []
+            return
+        if not isinstance(data, dict):
+            self._pin_set, self._children = False, []
+            return
+        pin = data.get("parent_pin")
+        self._pin_set = isinstance(pin, dict) and bool(pin)
+        children: list[tuple[str, str]] = []
+        for row in data.get("profiles") or []:
+            if isinstance(row, dict) and row.get("role") == "child" \
+                    and isinstance(row.get("user_id"), str) and isinstance(row.get("name"), str):
+                children.append((row["user_id"][:64], row["name"][:64]))
+        self._children = children

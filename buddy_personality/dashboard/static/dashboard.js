@@ -1,0 +1,277 @@
+// The parent page. Every value from the robot is put into the page with textContent:
+// memory tags and names come from a child or the LLM and are never read as HTML.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let csrf = "";
+  let source = null;
+  let pendingForget = null;   // {kind: "everything"} or {kind: "child", child}
+
+  function show(id, on) { $(id).hidden = !on; }
+  function text(id, value) { $(id).textContent = value; }
+  function node(tag, cls, value) {
+    const n = document.createElement(tag);
+    if (cls) n.className = cls;
+    if (value !== undefined) n.textContent = String(value);
+    return n;
+  }
+  function minutes(s) {
+    const m = Math.round(s / 60);
+    return m < 1 ? "under a minute" : `${m} min`;
+  }
+  function when(t) {
+    const d = new Date(t * 1000);
+    return d.toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit" });
+  }
+  function day(t) { return new Date(t * 1000).toLocaleDateString(); }
+
+  async function api(path, body) {
+    const init = body === undefined ? { credentials: "same-origin" } : {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(body),
+    };
+    const response = await fetch(path, init);
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = {}; }
+    if (response.status === 401) { start(); }
+    return { ok: response.ok, status: response.status, data: data };
+  }
+
+  async function start() {
+    if (source) { source.close(); source = null; }
+    const r = await api("/api/state");
+    const s = r.data;
+    show("no-pin", !s.pin_set);
+    show("login", s.pin_set && !s.logged_in);
+    show("panels", Boolean(s.logged_in));
+    show("logout", Boolean(s.logged_in));
+    text("set-pin-command", s.set_pin_command || "buddy parent set-pin");
+    if (s.logged_in) {
+      csrf = s.csrf;
+      const o = await api("/api/overview");
+      if (o.ok) render(o.data);
+      loadMemories();
+      listen();
+    } else {
+      setConnection("");
+    }
+  }
+
+  function setConnection(state) {
+    const c = $("connection");
+    c.textContent = state === "live" ? "live" : state === "lost" ? "reconnecting…" : "";
+    c.dataset.state = state;
+  }
+
+  function listen() {
+    source = new EventSource("/api/events");
+    source.onopen = () => setConnection("live");
+    source.onmessage = (e) => { setConnection("live"); render(JSON.parse(e.data)); };
+    source.addEventListener("logout", () => start());
+    source.onerror = () => setConnection("lost");
+  }
+
+  function render(o) {
+    renderNow(o.now);
+    renderUsage(o.usage);
+    renderSessions(o.sessions);
+    renderAlerts(o.alerts);
+    renderConsent(o.consent, o.children);
+  }
+
+  function renderNow(now) {
+    window.BuddyFace.draw($("face"), now.face);
+    text("now-activity", now.activity);
+    text("now-mood", now.mood_words);
+    const f = now.face;
+    let shows = f.connected ? f.mood : `${f.mood} (face board not connected)`;
+    if (f.mood_meant && f.mood_meant !== f.mood) shows += ` (meant: ${f.mood_meant})`;
+    if (f.talking) shows += ", talking";
+    text("now-face", shows);
+    text("now-layer", now.layer === "llm" ? "the home server" : "its own rules (server not used)");
+  }
+
+  function bar(id, used, limit) {
+    const pct = limit > 0 ? Math.min(100, (100 * used) / limit) : 0;
+    const fill = $(id);
+    fill.style.width = `${pct}%`;
+    fill.classList.toggle("full", pct >= 100);
+  }
+
+  function renderUsage(u) {
+    show("limits-form", Boolean(u.can_lower));
+    if (!u.known) {
+      text("daily-text", "not known yet");
+      text("session-text", "not known yet");
+      return;
+    }
+    text("daily-text", `${minutes(u.daily_s)} of ${minutes(u.daily_limit_s)}`);
+    text("session-text", `${minutes(u.session_s)} of ${minutes(u.session_limit_s)}`);
+    bar("daily-bar", u.daily_s, u.daily_limit_s);
+    bar("session-bar", u.session_s, u.session_limit_s);
+  }
+
+  function renderSessions(sessions) {
+    const body = $("sessions").tBodies[0];
+    const rows = sessions.slice().reverse().map((s) => {
+      const tr = node("tr");
+      tr.appendChild(node("td", "", when(s.started)));
+      tr.appendChild(node("td", "", minutes(s.length_s)));
+      tr.appendChild(node("td", "", s.turns));
+      tr.appendChild(node("td", "", s.open ? "talking now" : s.end_reason));
+      const td = node("td");
+      const mixBar = node("div", "mix");
+      for (const cls of ["positive", "neutral", "negative"]) {
+        const part = node("span", `swatch-bar ${cls}`);
+        part.style.width = `${Math.round(100 * (s.mood_mix[cls] || 0))}%`;
+        part.title = `${cls}: ${Math.round(100 * (s.mood_mix[cls] || 0))}%`;
+        mixBar.appendChild(part);
+      }
+      td.appendChild(mixBar);
+      tr.appendChild(td);
+      return tr;
+    });
+    body.replaceChildren(...rows);
+    show("sessions-empty", rows.length === 0);
+  }
+
+  function renderAlerts(alerts) {
+    const list = $("alerts");
+    const items = alerts.map((a) => {
+      const li = node("li", a.distress ? "alert distress" : "alert");
+      if (a.acknowledged) li.classList.add("acknowledged");
+      li.appendChild(node("span", "time", when(a.time)));
+      li.appendChild(node("span", "rule", a.rule_id));
+      li.appendChild(node("span", "sentence", a.sentence));
+      if (a.distress && !a.acknowledged) {
+        const b = node("button", "ack", "Acknowledge");
+        b.addEventListener("click", async () => {
+          const r = await api("/api/alerts/acknowledge", { alert_id: a.alert_id });
+          if (!r.ok) b.textContent = r.data.message || r.data.error || "refused";
+        });
+        li.appendChild(b);
+      }
+      return li;
+    });
+    list.replaceChildren(...items);
+    show("alerts-empty", items.length === 0);
+  }
+
+  function renderConsent(records, children) {
+    const body = $("consent").tBodies[0];
+    const byChild = new Map();
+    for (const c of children) byChild.set(`${c}\u0000memory`, { child: c, scope: "memory", state: "none" });
+    for (const r of records) byChild.set(`${r.child}\u0000${r.scope}`, r);
+    const rows = [...byChild.values()].map((r) => {
+      const tr = node("tr");
+      tr.appendChild(node("td", "", r.child));
+      tr.appendChild(node("td", "", r.scope));
+      tr.appendChild(node("td", `state ${r.state}`, r.state));
+      const td = node("td");
+      const granted = r.state === "granted";
+      const b = node("button", granted ? "" : "primary", granted ? "Revoke" : "Grant");
+      b.addEventListener("click", async () => {
+        const res = await api("/api/consent", { child: r.child, scope: r.scope, grant: !granted });
+        text("consent-message", res.data.message || res.data.error || "");
+      });
+      td.appendChild(b);
+      if (r.scope === "memory") {
+        const f = node("button", "link", "Forget this child…");
+        f.addEventListener("click", () => askForget({ kind: "child", child: r.child }));
+        td.appendChild(f);
+      }
+      tr.appendChild(td);
+      return tr;
+    });
+    body.replaceChildren(...rows);
+    show("consent-empty", rows.length === 0);
+  }
+
+  async function loadMemories() {
+    const r = await api("/api/memories");
+    const box = $("memories");
+    if (!r.ok) { text("memories-message", r.data.error || "could not load memories"); return; }
+    const groups = new Map();
+    for (const m of r.data.memories) {
+      const key = m.child || "Everyone";
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(m);
+    }
+    const parts = [];
+    for (const [child, entries] of groups) {
+      const section = node("div", "memory-group");
+      section.appendChild(node("h3", "", child));
+      const table = node("table", "memories");
+      const head = node("tr");
+      for (const h of ["Memory", "Kind", "Strength", "First", "Last"]) head.appendChild(node("th", "", h));
+      table.appendChild(head);
+      for (const m of entries) {
+        const tr = node("tr");
+        tr.appendChild(node("td", "tag", m.tag));
+        tr.appendChild(node("td", "", m.category));
+        const td = node("td");
+        const b = node("div", "bar small");
+        const f = node("div", "fill");
+        f.style.width = `${Math.round(100 * m.strength)}%`;
+        b.appendChild(f);
+        td.appendChild(b);
+        tr.appendChild(td);
+        tr.appendChild(node("td", "", day(m.created)));
+        tr.appendChild(node("td", "", day(m.last_reinforced)));
+        table.appendChild(tr);
+      }
+      section.appendChild(table);
+      parts.push(section);
+    }
+    box.replaceChildren(...parts);
+    show("memories-empty", parts.length === 0);
+  }
+
+  async function askForget(what) {
+    const path = what.kind === "child" ? "/api/forget-child" : "/api/forget-everything";
+    const r = await api(path, { step: "request", child: what.child });
+    if (!r.ok) { text("memories-message", r.data.message || r.data.error || "refused"); return; }
+    pendingForget = what;
+    text("confirm-question", r.data.message ||
+      (what.kind === "child" ? `Forget everything Buddy remembers about ${what.child}?`
+                             : "Forget everything Buddy remembers?"));
+    show("confirm", true);
+  }
+
+  async function answerForget(confirm) {
+    const what = pendingForget;
+    pendingForget = null;
+    show("confirm", false);
+    if (!what) return;
+    const path = what.kind === "child" ? "/api/forget-child" : "/api/forget-everything";
+    const r = await api(path, { step: confirm ? "confirm" : "cancel", child: what.child });
+    text("memories-message", r.data.message || r.data.error || (r.ok ? "done" : "refused"));
+    loadMemories();
+  }
+
+  $("login-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const r = await api("/api/login", { pin: $("pin").value });
+    $("pin").value = "";
+    if (r.ok) { text("login-message", ""); start(); return; }
+    let msg = r.data.error || "Wrong PIN.";
+    if (r.data.retry_after_s > 0) msg += ` Try again in ${Math.ceil(r.data.retry_after_s)} s.`;
+    text("login-message", msg);
+  });
+  $("logout").addEventListener("click", async () => { await api("/api/logout", {}); start(); });
+  $("forget-all").addEventListener("click", () => askForget({ kind: "everything" }));
+  $("confirm-yes").addEventListener("click", () => answerForget(true));
+  $("confirm-no").addEventListener("click", () => answerForget(false));
+  $("limits-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const daily = $("limit-daily").value, session = $("limit-session").value;
+    const r = await api("/api/limits", {
+      daily_limit_min: daily ? Number(daily) : null,
+      session_limit_min: session ? Number(session) : null,
+    });
+    text("limits-message", r.data.message || r.data.error || "");
+  });
+  setInterval(() => { if (!$("panels").hidden) loadMemories(); }, 30000);
+  start();
+})();

@@ -1,0 +1,251 @@
+"""Where Buddy's voice goes: a PortAudio device (the `sounddevice` package), or WAV files
+in a directory (tests, recordings). Both pull blocks from one `Playout`, so
+`tts/speaking` and `tts/energy` come from the samples actually handed over.
+
+Events go to `sink` from the audio thread; the node hands them to its executor."""
+
+from __future__ import annotations
+
+import threading
+import time
+import wave
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from buddy_personality.speech.audio import to_int16
+from buddy_personality.speech.playout import FINISHED, STARTED, Playout, PlayoutEvent
+
+EventSink = Callable[[list[PlayoutEvent]], None]
+
+
+class AudioUnavailable(RuntimeError):
+    """PortAudio (libportaudio2) or the chosen device is missing."""
+
+
+def import_sounddevice() -> Any:
+    try:
+        import sounddevice  # noqa: PLC0415 - needs libportaudio2 at import time
+    except OSError as exc:  # "PortAudio library not found"
+        raise AudioUnavailable(f"{exc} (apt-get install libportaudio2)") from exc
+    return sounddevice
+
+
+def parse_device(device: str) -> int | str | None:
+    """'' or 'default' -> the system default; digits -> an index; else a name substring."""
+    device = device.strip()
+    if device in ("", "default"):
+        return None
+    return int(device) if device.isdigit() else device
+
+
+class Player:
+    """begin/feed/end/cut a line; subclasses move blocks from `playout` to an output."""
+
+    def __init__(self, sample_rate: int, sink: EventSink, block_s: float) -> None:
+        self.playout = Playout(sample_rate)
+        self.sample_rate = sample_rate
+        self.blocksize = max(64, round(block_s * sample_rate))
+        self._sink = sink
+
+    def begin(self, line_id: int, label: str) -> None:
+        self.playout.begin(line_id)
+        self._ensure_running(label)
+
+    def feed(self, line_id: int, samples: np.ndarray, sample_rate: int) -> None:
+        self.playout.feed(line_id, samples, sample_rate)
+
+    def end(self, line_id: int) -> None:
+        self.playout.end(line_id)
+
+    def cut(self, line_id: int | None = None) -> bool:
+        return self.playout.cut(line_id)
+
+    def maintain(self, now: float) -> None:
+        """Called about once a second: close what idles (the device stream)."""
+
+    def close(self) -> None:
+        """Stop output; pending lines are dropped."""
+
+    def _ensure_running(self, label: str) -> None:
+        raise NotImplementedError
+
+    def _emit(self, events: list[PlayoutEvent]) -> None:
+        if events:
+            self._sink(events)
+
+
+class SoundDevicePlayer(Player):
+    """Plays through PortAudio. The stream opens when a line begins and closes after
+    `idle_close_s` without a line, so an idle robot keeps no audio callback running."""
+
+    def __init__(self, device: str, sample_rate: int, sink: EventSink,
+                 block_s: float = 0.01, idle_close_s: float = 5.0,
+                 latency_s: float = 0.06) -> None:
+        super().__init__(sample_rate, sink, block_s)
+        # The device buffer: a cut is heard within one block plus this; a loaded machine
+        # (a busy executor holding the GIL) underruns below ~50 ms.
+        self._latency_s = latency_s
+        self._sd = import_sounddevice()
+        self._device = parse_device(device)
+        self._idle_close_s = idle_close_s
+        self._stream: Any = None
+        self._lock = threading.Lock()
+        self._last_active = time.monotonic()
+        self.underflows = 0
+        try:
+            self._sd.check_output_settings(device=self._device, channels=1, dtype="float32",
+                                           samplerate=sample_rate)
+        except Exception as exc:
+            raise AudioUnavailable(f"output device {device or 'default'!r}: {exc}") from exc
+
+    def _callback(self, outdata: np.ndarray, frames: int, time_info: Any,
+                  status: Any) -> None:
+        if status.output_underflow:
+            self.underflows += 1
+        now = time.monotonic()
+        latency = float(time_info.outputBufferDacTime - time_info.currentTime)
+        at = now + latency if 0.0 <= latency < 1.0 else now
+        block, events = self.playout.render(frames, at)
+        outdata[:, 0] = block
+        if events:
+            self._last_active = now
+        self._emit(events)
+
+    def _ensure_running(self, label: str) -> None:
+        del label
+        with self._lock:
+            self._last_active = time.monotonic()
+            if self._stream is not None:
+                return
+            self._stream = self._sd.OutputStream(
+                samplerate=self.sample_rate, blocksize=self.blocksize, device=self._device,
+                channels=1, dtype="float32", latency=self._latency_s, callback=self._callback)
+            self._stream.start()
+
+    def maintain(self, now: float) -> None:
+        del now
+        with self._lock:
+            idle = time.monotonic() - self._last_active
+            if self._stream is not None and not self.playout.active \
+                    and idle >= self._idle_close_s:
+                self._stream.close()
+                self._stream = None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._stream is not None:
+                self._stream.abort()
+                self._stream.close()
+                self._stream = None
+
+
+@dataclass(slots=True, frozen=True)
+class Recording:
+    """One line written by `WavDirPlayer`: the file and when its first sample 'played'."""
+
+    path: Path
+    started_at: float      # monotonic s of the first sample
+    sample_rate: int
+    samples: int
+    cut: bool
+
+
+class WavDirPlayer(Player):
+    """Writes each line to `<dir>/<NNNN>-<label>.wav`, paced in real time block by block
+    (as a sound card would take them), so speaking, energy and cuts behave as on a device.
+    `recordings` lists what was written, in order."""
+
+    def __init__(self, directory: str | Path, sample_rate: int, sink: EventSink,
+                 block_s: float = 0.01) -> None:
+        super().__init__(sample_rate, sink, block_s)
+        self.directory = Path(directory).expanduser()
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.recordings: list[Recording] = []
+        self._cond = threading.Condition()
+        self._closing = False
+        self._labels: dict[int, str] = {}
+        self._audio: dict[int, list[np.ndarray]] = {}
+        self._started: dict[int, float] = {}
+        self._seq = len(list(self.directory.glob("*.wav")))
+        self._thread = threading.Thread(target=self._run, name="tts-wavdir", daemon=True)
+        self._thread.start()
+
+    def begin(self, line_id: int, label: str) -> None:
+        with self._cond:
+            self._labels[line_id] = label
+            self._audio[line_id] = []
+        super().begin(line_id, label)
+
+    def _ensure_running(self, label: str) -> None:
+        del label
+        with self._cond:
+            self._cond.notify_all()
+
+    def _run(self) -> None:
+        period = self.blocksize / self.sample_rate
+        next_at: float | None = None
+        while True:
+            with self._cond:
+                while not self._closing and not self.playout.active:
+                    next_at = None
+                    self._cond.wait()
+                if self._closing:
+                    return
+            now = time.monotonic()
+            if next_at is None or next_at < now - 0.5:
+                next_at = now   # (re)start the block clock; a late block catches up
+            delay = next_at - now
+            if delay > 0:
+                time.sleep(delay)
+            block, events = self.playout.render(self.blocksize, next_at)
+            with self._cond:
+                self._keep(block, events, next_at)
+            next_at += period
+            self._emit(events)
+
+    def _keep(self, block: np.ndarray, events: list[PlayoutEvent], block_at: float) -> None:
+        """Keep the samples of the line in this block (one line per block: the playout
+        finishes a line before it starts the next)."""
+        sr = self.sample_rate
+        lo, hi, owner = 0, block.size, None
+        for e in events:
+            if e.kind == STARTED:
+                self._started[e.line_id] = e.at
+                lo, owner = round((e.at - block_at) * sr), e.line_id
+            elif e.kind == FINISHED and e.line_id in self._started and e.samples:
+                hi, owner = round((e.at - block_at) * sr), e.line_id
+        if owner is None:
+            live = [lid for lid in self._audio if lid in self._started]
+            owner = live[-1] if live else None
+        if owner is not None and owner in self._audio:
+            self._audio[owner].append(block[max(0, lo):max(0, hi)])
+        for e in events:
+            if e.kind == FINISHED:
+                self._write(e)
+
+    def _write(self, e: PlayoutEvent) -> None:
+        chunks = self._audio.pop(e.line_id, [])
+        label = self._labels.pop(e.line_id, "line")
+        started = self._started.pop(e.line_id, None)
+        if started is None or e.samples == 0:
+            return
+        audio = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
+        self._seq += 1
+        path = self.directory / f"{self._seq:04d}-{label}.wav"
+        with wave.open(str(path), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(self.sample_rate)
+            w.writeframes(to_int16(audio).tobytes())
+        self.recordings.append(Recording(path, started, self.sample_rate, int(audio.size),
+                                         e.cut))
+
+    def close(self) -> None:
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        self._thread.join(timeout=2.0)

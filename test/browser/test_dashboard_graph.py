@@ -1,0 +1,176 @@
+"""The parent page against the real graph over DDS (issue 16 "Done when"; DESIGN §4.6,
+erratum 18): the identity node checks the PIN and issues the token, forget-everything
+with its confirmation empties the personality node's memory file on disk and the view,
+a consent grant from the page is seen as `consent/state` over DDS, and the face is redrawn
+within a second of a `face/state` change. The graph's nodes are the real node classes on
+one context, spun on a thread while the browser is driven from the test."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rclpy.parameter import Parameter
+
+from buddy_msgs.msg import ConsentRecord, ConsentState, FaceState
+from buddy_personality.nodes.common import qos
+
+PIN = "8642"
+NOW = time.time()
+pytestmark = pytest.mark.ros
+
+
+def write_household(path: Path) -> None:
+    from buddy_personality.identity.parent_pin import hash_pin
+
+    path.write_text(json.dumps({
+        "schema_version": 1,
+        "profiles": [{"user_id": "mum", "name": "Anna", "role": "parent"},
+                     {"user_id": "leo", "name": "Leo", "role": "child"}],
+        "parent_pin": hash_pin(PIN).to_json(),
+    }))
+
+
+def write_memories(path: Path) -> None:
+    def entry(tag: str, category: str, strength: float) -> dict:
+        return {"tag": tag, "category": category, "valence_bias": 0.02, "arousal_bias": 0.0,
+                "initial_strength": strength, "created_ts": NOW - 86400,
+                "last_reinforced_ts": NOW - 3600, "reinforcement_count": 2,
+                "decay_lambda": 0.0, "source": "llm_extract"}
+    path.write_text(json.dumps({
+        "version": 1, "entries": [entry("likes_dinosaurs", "topic", 0.9),
+                                  entry("favourite_colour_blue", "preference", 0.6)],
+        "session_count": 3, "total_conversation_s": 600.0, "created_ts": NOW - 86400 * 5}))
+
+
+@contextlib.contextmanager
+def spinning(ros) -> Iterator[None]:
+    """Spin the harness's executor on a thread while the test drives the browser."""
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            ros.executor.spin_once(timeout_sec=0.02)
+
+    thread = threading.Thread(target=spin, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(5)
+
+
+def wait_for(predicate, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+@pytest.fixture
+def graph(ros, tmp_path: Path):
+    from buddy_personality.nodes.identity_node import IdentityNode
+    from buddy_personality.nodes.parent_dashboard_node import ParentDashboardNode
+    from buddy_personality.nodes.personality_node import PersonalityNode
+
+    household, memory = tmp_path / "household.json", tmp_path / "memory.json"
+    write_household(household)
+    write_memories(memory)
+    ros.add(PersonalityNode(**ros.node_kwargs(parameter_overrides=[
+        Parameter("memory_path", value=str(memory))])))
+    ros.add(IdentityNode(**ros.node_kwargs(parameter_overrides=[
+        Parameter("profiles_path", value=str(household))])))
+    dashboard = ros.add(ParentDashboardNode(**ros.node_kwargs(parameter_overrides=[
+        Parameter("port", value=0),
+        Parameter("profiles_path", value=str(household)),
+        Parameter("sessions_path", value=str(tmp_path / "sessions.json")),
+        Parameter("alerts_path", value=str(tmp_path / "alerts.jsonl")),
+        Parameter("acks_path", value=str(tmp_path / "acks.json")),
+    ])))
+    assert dashboard.url, dashboard.server_error
+    consent = ros.collect(ConsentState, "consent/state", qos.LATCHED)
+    face = ros.publisher(FaceState, "face/state", qos.EVENTS)
+    assert ros.spin_until(lambda: dashboard.memories_client.service_is_ready()
+                          and dashboard.login_client.service_is_ready(), 10.0)
+    return dashboard, memory, consent, face
+
+
+def log_in(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#login:not([hidden])")
+    page.fill("#pin", PIN)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("#panels:not([hidden])", timeout=10000)
+
+
+def test_forget_everything_empties_the_memory_file_on_disk(browser, ros, graph, shots) -> None:
+    dashboard, memory, _, _ = graph
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    with spinning(ros):
+        log_in(page, dashboard.url)
+        page.wait_for_selector("#memories td.tag", timeout=10000)
+        assert "likes_dinosaurs" in page.text_content("#memories")
+        page.screenshot(path=str(shots / "graph-laptop.png"), full_page=True)
+        page.click("#forget-all")
+        page.wait_for_selector("#confirm:not([hidden])", timeout=10000)
+        # the identity node's confirmation question, nothing forgotten yet (spec 004 §3)
+        assert json.loads(memory.read_text())["entries"]
+        page.click("#confirm-yes")
+        assert wait_for(lambda: json.loads(memory.read_text())["entries"] == [], 10.0)
+        page.wait_for_selector("#memories-empty:not([hidden])", timeout=35000)
+    page.close()
+
+
+def test_a_wrong_pin_is_refused_by_the_identity_node(browser, ros, graph) -> None:
+    dashboard, _, _, _ = graph
+    page = browser.new_page()
+    with spinning(ros):
+        page.goto(dashboard.url)
+        page.wait_for_selector("#login:not([hidden])")
+        page.fill("#pin", "0000")
+        page.click("#login-form button[type=submit]")
+        page.wait_for_selector("#login-message:not(:empty)", timeout=10000)
+        assert page.is_hidden("#panels")
+    assert dashboard.web.stats.logins_failed + dashboard.web.stats.logins_locked == 1
+    page.close()
+
+
+def test_a_consent_grant_is_seen_as_consent_state_over_dds(browser, ros, graph) -> None:
+    dashboard, _, consent, _ = graph
+    page = browser.new_page()
+    with spinning(ros):
+        log_in(page, dashboard.url)
+        row = page.locator("#consent tbody tr", has_text="Leo")
+        row.wait_for(timeout=10000)
+        row.locator("button", has_text="Grant").click()
+        granted = wait_for(lambda: any(
+            r.user_id == "leo" and r.scope == "memory" and r.state == ConsentRecord.GRANTED
+            for msg in list(consent) for r in msg.records), 10.0)
+        assert granted, [list(m.records) for m in consent]
+        page.wait_for_selector("#consent td.state.granted", timeout=5000)
+    page.close()
+
+
+def test_the_face_is_redrawn_within_a_second_of_face_state(browser, ros, graph) -> None:
+    dashboard, _, _, face = graph
+    page = browser.new_page()
+    with spinning(ros):
+        log_in(page, dashboard.url)
+        for mood, conv, talking in (("sleepy", 0, False), ("happy", 5, True),
+                                    ("thinking", 4, False)):
+            msg = FaceState(mood=mood, intensity=0.7, conv_state=conv, talking=talking,
+                            connected=True)
+            sent = time.monotonic()
+            face.publish(msg)
+            page.wait_for_selector(f"#face[data-mood='{mood}']", timeout=1000)
+            assert time.monotonic() - sent < 1.0
+            assert page.get_attribute("#face", "data-talking") == str(talking).lower()
+    page.close()

@@ -1,0 +1,197 @@
+"""The parent page in a real browser (issue 16; DESIGN §4.6), served by the dashboard's
+own web server on 127.0.0.1 with an in-memory port standing in for the graph. The graph
+side (identity's PIN check, forget-everything on disk, consent over DDS, face/state) is
+tested through the node in test_dashboard_graph.py."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from buddy_personality.dashboard.app import DashboardApp
+from buddy_personality.dashboard.records import (
+    AlertView,
+    ConsentView,
+    FaceView,
+    MemoryView,
+    NowView,
+    SessionView,
+    UsageView,
+)
+from buddy_personality.dashboard.server import DashboardServer
+from buddy_personality.dashboard.testing import InMemoryPort
+
+PIN = "2468"
+NOW = time.time()
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 900}
+
+
+def seeded_port() -> InMemoryPort:
+    return InMemoryPort(
+        pin=PIN,
+        now_view=NowView(activity="talking", mood="happy", mood_words="very happy",
+                         layer="llm", face=FaceView(mood="happy", intensity=0.8,
+                                                    conv_state="speaking", talking=True,
+                                                    connected=True)),
+        usage_view=UsageView(session_s=300, session_limit_s=900, daily_s=1500,
+                             daily_limit_s=2700, known=True, can_lower=True),
+        session_views=[
+            SessionView("s1", NOW - 7200, 420, 9, "said goodbye",
+                        {"positive": 0.6, "neutral": 0.4}),
+            SessionView("s2", NOW - 3600, 95, 3, "distress: a grown-up was asked to help (HC-9)",
+                        {"neutral": 0.7, "negative": 0.3}),
+        ],
+        alert_views=[
+            AlertView("hc9-1", NOW - 3500, "HC-9", "Leo said something that sounded like "
+                      "distress (\u201cit hurts\u201d). Buddy stopped and asked for a grown-up.",
+                      distress=True),
+            AlertView("g1", NOW - 600, "RS-1", "RS-1: session limit reached", distress=False),
+        ],
+        consent_views=[ConsentView("Leo", "memory", "granted")],
+        child_ids=["Leo", "Mia"],
+        memory_views=[
+            MemoryView("likes_dinosaurs", "topic", 0.9, NOW - 86400 * 3, NOW - 3600, 4, "Leo"),
+            MemoryView("<script>alert('x')</script>", "preference", 0.4, NOW - 86400, NOW - 86400,
+                       1, "Leo"),
+        ],
+    )
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[str, InMemoryPort]]:
+    port = seeded_port()
+    app = DashboardApp(port)
+    server = DashboardServer(app.app, "127.0.0.1", 0, port.feed)
+    host, number = server.start()
+    try:
+        yield f"http://{host}:{number}/", port
+    finally:
+        app.close()
+        server.stop()
+
+
+def open_page(browser, url: str, viewport: dict):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(url)
+    return context, page
+
+
+def log_in(page, pin: str = PIN) -> None:
+    page.fill("#pin", pin)
+    page.click("#login-form button[type=submit]")
+
+
+def test_without_a_pin_the_page_only_says_how_to_set_one(browser, served, shots) -> None:
+    url, port = served
+    port.pin = None
+    context, page = open_page(browser, url, LAPTOP)
+    page.wait_for_selector("#no-pin:not([hidden])")
+    assert page.is_hidden("#panels") and page.is_hidden("#login")
+    assert "buddy parent set-pin" in page.text_content("#no-pin")
+    page.screenshot(path=str(shots / "no-pin.png"))
+    context.close()
+
+
+def test_a_wrong_pin_is_refused_and_repeated_ones_lock_out(browser, served, shots) -> None:
+    url, _ = served
+    context, page = open_page(browser, url, LAPTOP)
+    page.wait_for_selector("#login:not([hidden])")
+    log_in(page, "1111")
+    page.wait_for_selector("#login-message:not(:empty)")
+    assert "Wrong PIN" in page.text_content("#login-message")
+    for _ in range(2):
+        log_in(page, "1111")
+    page.wait_for_selector("#login-message:has-text('Try again')")
+    log_in(page, PIN)  # the right PIN during the lockout is refused too
+    page.wait_for_timeout(300)
+    assert page.is_hidden("#panels")
+    page.screenshot(path=str(shots / "lockout.png"))
+    context.close()
+
+
+def test_after_login_every_panel_shows_the_graphs_data(browser, served, shots) -> None:
+    url, _ = served
+    context, page = open_page(browser, url, LAPTOP)
+    page.wait_for_selector("#login:not([hidden])")
+    log_in(page)
+    page.wait_for_selector("#panels:not([hidden])")
+    page.wait_for_selector("#memories table")
+    assert page.text_content("#now-mood") == "very happy"
+    assert page.get_attribute("#face", "data-mood") == "happy"
+    assert page.get_attribute("#face", "data-talking") == "true"
+    assert "25 min of 45 min" in page.text_content("#daily-text")
+    assert page.locator("#sessions tbody tr").count() == 2
+    first_alert = page.locator("#alerts li").first
+    assert "HC-9" in first_alert.text_content() and "distress" in first_alert.get_attribute("class")
+    assert "likes_dinosaurs" in page.text_content("#memories")
+    consent_rows = page.locator("#consent tbody tr")
+    assert consent_rows.count() == 2   # Leo (granted) and Mia (no consent yet)
+    for panel in ("now", "alerts", "today", "sessions", "memories", "consent"):
+        page.locator(f"#panel-{panel}").screenshot(path=str(shots / f"panel-{panel}.png"))
+    page.screenshot(path=str(shots / "laptop.png"), full_page=True)
+    context.close()
+
+
+def test_a_memory_tag_holding_script_is_shown_as_text(browser, served) -> None:
+    url, _ = served
+    context, page = open_page(browser, url, LAPTOP)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.wait_for_selector("#login:not([hidden])")
+    log_in(page)
+    page.wait_for_selector("#memories table")
+    cells = page.locator("#memories td.tag").all_text_contents()
+    assert "<script>alert('x')</script>" in cells
+    assert page.locator("#memories script").count() == 0
+    assert dialogs == []
+    context.close()
+
+
+def test_forget_everything_asks_first_then_empties_the_view(browser, served, shots) -> None:
+    url, port = served
+    context, page = open_page(browser, url, LAPTOP)
+    page.wait_for_selector("#login:not([hidden])")
+    log_in(page)
+    page.wait_for_selector("#memories table")
+    page.click("#forget-all")
+    page.wait_for_selector("#confirm:not([hidden])")
+    assert "Forget everything" in page.text_content("#confirm-question")
+    assert port.memory_views, "nothing is forgotten before the parent confirms"
+    page.locator("#panel-memories").screenshot(path=str(shots / "forget-confirm.png"))
+    page.click("#confirm-yes")
+    page.wait_for_selector("#memories-empty:not([hidden])")
+    assert port.memory_views == []
+    assert ("forget_everything", "confirm") in port.calls
+    context.close()
+
+
+def test_the_face_is_redrawn_when_the_graph_changes_it(browser, served) -> None:
+    url, port = served
+    context, page = open_page(browser, url, LAPTOP)
+    page.wait_for_selector("#login:not([hidden])")
+    log_in(page)
+    page.wait_for_selector("#face[data-mood='happy']")
+    port.now_view.face = FaceView(mood="sleepy", intensity=0.6, conv_state="idle",
+                                  connected=True)
+    port.feed.notify()
+    page.wait_for_selector("#face[data-mood='sleepy']", timeout=1000)
+    assert page.get_attribute("#face", "data-talking") == "false"
+    context.close()
+
+
+def test_the_page_reads_on_a_phone(browser, served, shots) -> None:
+    url, _ = served
+    context, page = open_page(browser, url, PHONE)
+    page.wait_for_selector("#login:not([hidden])")
+    page.screenshot(path=str(shots / "phone-login.png"))
+    log_in(page)
+    page.wait_for_selector("#memories table")
+    # nothing wider than the screen: no sideways scrolling on a phone
+    overflow = page.evaluate("document.documentElement.scrollWidth")
+    assert overflow <= PHONE["width"], overflow
+    page.screenshot(path=str(shots / "phone.png"), full_page=True)
+    context.close()

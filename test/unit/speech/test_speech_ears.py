@@ -1,0 +1,43 @@
+"""The asr node's gate and server health (DESIGN §4.7): nothing heard while Buddy speaks
+plus a tail; the ears fault is raised once per outage, retried with backoff, cleared."""
+
+from __future__ import annotations
+
+import pytest
+
+from buddy_personality.speech.ears import CLEAR, RAISE, EarsHealth, SpeakingGate
+
+
+def test_gate_closed_while_speaking_and_for_the_tail() -> None:
+    g = SpeakingGate(tail_s=0.4)
+    assert not g.closed(10.0)
+    g.on_speaking(10.0, True)
+    assert g.closed(10.5)
+    g.on_speaking(12.0, False)
+    assert g.closed(12.39) and not g.closed(12.41)
+
+
+def test_fault_raised_once_backoff_doubles_to_the_cap_then_clears() -> None:
+    h = EarsHealth(backoff_initial_s=1.0, backoff_max_s=4.0)
+    assert h.on_failure(0.0) == RAISE
+    assert not h.probe_due(0.9) and h.probe_due(1.0)
+    delays = []
+    t = 1.0
+    for _ in range(4):
+        h.probe_started(t)
+        assert h.on_failure(t) is None            # said once, not again
+        delays.append(h.backoff_s)
+    assert delays == [2.0, 4.0, 4.0, 4.0]
+    assert h.on_success(20.0) == CLEAR
+    assert h.on_success(21.0) is None and not h.probe_due(1e9)
+    assert h.on_failure(30.0) == RAISE            # a new outage is said again
+
+
+@pytest.mark.parametrize("speaking_first", [False, True])
+def test_gate_open_before_buddy_ever_spoke(speaking_first: bool) -> None:
+    g = SpeakingGate()
+    if speaking_first:
+        g.on_speaking(0.0, False)
+        assert not g.closed(1.0)
+    else:
+        assert not g.closed(-1e6)

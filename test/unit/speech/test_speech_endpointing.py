@@ -1,0 +1,82 @@
+"""A child's turn from VAD probabilities (DESIGN §4.7): activity on after speech, one
+segment per turn, mid-sentence pauses kept inside the turn, Buddy's voice discarded."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from buddy_personality.speech.endpointing import (
+    FRAME_S,
+    FRAME_SAMPLES,
+    ActivityChanged,
+    EndpointConfig,
+    Endpointer,
+    Segment,
+)
+
+
+def feed(ep: Endpointer, probs: list[float], t0: float = 0.0) -> list:
+    events = []
+    for i, p in enumerate(probs):
+        frame = np.full(FRAME_SAMPLES, i % 32000, dtype=np.int16)
+        events += ep.push(t0 + i * FRAME_S, frame, p)
+    return events
+
+
+def frames(seconds: float, p: float) -> list[float]:
+    return [p] * round(seconds / FRAME_S)
+
+
+def test_one_turn_with_a_childs_pause_inside_is_one_segment() -> None:
+    ep = Endpointer(EndpointConfig(end_silence_s=0.9))
+    probs = frames(1.0, 0.0) + frames(1.0, 0.9) + frames(0.6, 0.1) + frames(0.8, 0.9) \
+        + frames(2.0, 0.0)
+    events = feed(ep, probs)
+    segs = [e for e in events if isinstance(e, Segment)]
+    acts = [e for e in events if isinstance(e, ActivityChanged)]
+    assert len(segs) == 1
+    assert [a.active for a in acts] == [True, False]
+    seg = segs[0]
+    # starts with the pre-roll before the first speech frame, ends with a short tail
+    assert seg.start == pytest.approx(1.0 - 0.25, abs=FRAME_S)
+    assert seg.speech_end == pytest.approx(3.4, abs=FRAME_S)
+    assert seg.end == pytest.approx(3.4 + 0.2, abs=2 * FRAME_S)
+    assert seg.audio.size == round((seg.end - seg.start) / FRAME_S) * FRAME_SAMPLES
+    # the turn ended after the 0.9 s pause, not earlier
+    assert acts[1].at == pytest.approx(3.4 + 0.9, abs=2 * FRAME_S)
+
+
+def test_a_long_pause_makes_two_turns() -> None:
+    ep = Endpointer(EndpointConfig(end_silence_s=0.9))
+    probs = frames(0.8, 0.9) + frames(1.2, 0.0) + frames(0.8, 0.9) + frames(1.5, 0.0)
+    assert len([e for e in feed(ep, probs) if isinstance(e, Segment)]) == 2
+
+
+def test_a_click_is_no_turn_and_no_activity() -> None:
+    ep = Endpointer()
+    events = feed(ep, frames(0.5, 0.0) + frames(0.064, 0.9) + frames(1.5, 0.0))
+    assert events == []
+
+
+def test_short_speech_reports_activity_but_sends_nothing() -> None:
+    ep = Endpointer(EndpointConfig(min_speech_s=0.16, min_turn_s=0.3))
+    events = feed(ep, frames(0.2, 0.9) + frames(1.5, 0.0))
+    assert [type(e) for e in events] == [ActivityChanged, ActivityChanged]
+    assert ep.stats.too_short == 1
+
+
+def test_reset_discards_the_turn_in_progress() -> None:
+    ep = Endpointer()
+    events = feed(ep, frames(0.6, 0.9))
+    assert [e.active for e in events if isinstance(e, ActivityChanged)] == [True]
+    out = ep.reset(0.7)
+    assert [e.active for e in out if isinstance(e, ActivityChanged)] == [False]
+    assert not [e for e in feed(ep, frames(1.5, 0.0), 0.7) if isinstance(e, Segment)]
+    assert ep.stats.discarded == 1
+
+
+def test_very_long_turn_is_split() -> None:
+    ep = Endpointer(EndpointConfig(max_turn_s=3.0))
+    segs = [e for e in feed(ep, frames(7.0, 0.9) + frames(1.5, 0.0)) if isinstance(e, Segment)]
+    assert len(segs) == 3 and ep.stats.split_long == 2
