@@ -25,6 +25,12 @@ STATE_FILES: dict[str, dict[str, str]] = {
         "household_path": "household.json",           # the same file, read for names
         "alert_log_path": "safety_alerts.jsonl",      # HC-9 alerts for the parent page
     },
+    "parent_dashboard": {
+        "sessions_path": "dashboard_sessions.json",   # sessions of 14 days, no transcripts
+        "alerts_path": "safety_alerts.jsonl",         # the bridge's HC-9 alerts, read
+        "acks_path": "dashboard_acks.json",           # alerts a parent acknowledged
+        "profiles_path": "household.json",            # PIN set? which children? (read only)
+    },
 }
 
 

@@ -119,6 +119,8 @@ class ViewState:
     wake_phrase: str = DEFAULT_WAKE_PHRASE
     # problems that stay on screen until fixed: source -> one line (diagnostics, RS-2)
     problems: dict[str, str] = field(default_factory=dict)
+    # the parent page (DESIGN §4.6), "" when it is not served
+    dashboard_url: str = ""
 
 
 def apply_snapshot(state: ViewState, msg: Any) -> None:
@@ -404,4 +406,5 @@ def render(state: ViewState, width: int = MIN_W, height: int = MIN_H) -> Group:
         _row(t, "", line, "dim")
     _row(t, "you>", state.typing + "_")
     title = f'talk: lines start with "{state.wake_phrase}"; Ctrl-C quits'
-    return Group(top, Panel(t, title=title, width=talk_w))
+    subtitle = f"parent page: {state.dashboard_url}" if state.dashboard_url else None
+    return Group(top, Panel(t, title=title, subtitle=subtitle, width=talk_w))

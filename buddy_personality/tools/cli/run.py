@@ -76,11 +76,12 @@ def run(ns: argparse.Namespace) -> int:
             executor.add_node(node)
         print(f"buddy: {len(nodes)} nodes running under /{options.namespace} "
               "(Ctrl-C to stop)", flush=True)
-        for node in nodes:   # the parent page (DESIGN §4.6)
-            if getattr(node, "url", ""):
-                print(f"buddy: parent page on {node.url}", flush=True)
+        page = next((n.url for n in nodes if getattr(n, "url", "")), "")
+        if page:   # the parent page (DESIGN §4.6)
+            print(f"buddy: parent page on {page}", flush=True)
         if not ns.headless:
             view = _View(options.namespace)
+            view.node.state.dashboard_url = page
             executor.add_node(view.node)
             nodes.append(view.node)
         deadline = time.monotonic() + ns.duration if ns.duration > 0 else None

@@ -176,3 +176,15 @@ def test_overview_shows_the_ports_views(client) -> None:
     assert o["usage"]["daily_limit_s"] == 2700
     assert o["alerts"][0]["rule_id"] == "HC-9"
     assert set(o) >= {"now", "usage", "sessions", "alerts", "consent", "children"}
+
+
+def test_the_live_view_shows_the_parent_pages_address() -> None:
+    """Issue 16: `buddy run` shows the page's URL in the live view."""
+    from rich.console import Console
+
+    from buddy_personality.tools.cli.live_view import ViewState, render
+
+    state = ViewState(dashboard_url="http://127.0.0.1:8080/")
+    console = Console(width=80, record=True)
+    console.print(render(state, 80, 24))
+    assert "parent page: http://127.0.0.1:8080/" in console.export_text()
