@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+from importlib import metadata
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -210,7 +211,7 @@ def main() -> int:
     result: dict[str, object] = {
         "process": "buddy run, stdin as the child (all nodes in one process, LeanExecutor; "
                    "the dashboard's uvicorn on its own thread)",
-        "browser": f"{chromium} headless, Playwright {__import__('playwright').__version__}",
+        "browser": f"{chromium} headless, Playwright {metadata.version('playwright')}",
         "load_average_1m_before": round(os.getloadavg()[0], 2),
     }
 
