@@ -68,6 +68,19 @@ def _spin_until(node: Any, done: Callable[[], bool], timeout_s: float) -> bool:
     return True
 
 
+# The node that acts on what we send: the button starts a session in personality (PE-5),
+# a line is answered by the bridge. Several nodes read each topic (tts, the bridge,
+# personality); a reliable, volatile message reaches only the readers matched when it is
+# written, so we wait for the acting node and for every reader the graph knows about.
+ACTING_NODE = {"face/button": "personality", "speech/utterance": "llm_bridge"}
+
+
+def _all_readers_matched(node: Any, pub: Any, namespace: str, topic: str) -> bool:
+    readers = node.get_subscriptions_info_by_topic(f"{namespace}/{topic}")
+    return (any(r.node_name == ACTING_NODE[topic] for r in readers)
+            and pub.get_subscription_count() >= len(readers))
+
+
 def main(argv: list[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
     text = " ".join(ns.text.split())
@@ -92,8 +105,10 @@ def main(argv: list[str] | None = None) -> int:
         node.create_subscription(Say, "tts/say", replies.append, qos.EVENTS)
         node.create_subscription(ConversationPhase, "conversation/phase",
                                  lambda m: phases.append(int(m.phase)), qos.LATCHED)
-        pub = button if ns.button else speech
-        if not _spin_until(node, lambda: pub.get_subscription_count() > 0
+        used = ([(button, "face/button")] if ns.button else []) + \
+            ([(speech, "speech/utterance")] if text else [])
+        if not _spin_until(node, lambda: all(_all_readers_matched(node, p, ns.namespace, t)
+                                             for p, t in used)
                            and node.count_publishers(f"{ns.namespace}/tts/say") > 0,
                            DISCOVERY_S):
             domain = os.environ.get("ROS_DOMAIN_ID", "0")
