@@ -19,7 +19,7 @@ from enum import IntEnum
 from .addressing import ADDRESSING_FSM, AddressingContext
 from .age_context import AGE_FSM, AgeContext, age_group_of
 from .command_execution import COMMAND_FSM, CommandContext
-from .commands import DEFAULT_COMMANDS, CommandPolicy, Requester, authorize
+from .commands import DEFAULT_COMMANDS, CommandPolicy, Requester, authorize, parse_args
 from .config import IdentityConfig
 from .consent import CONSENT_FSM, ConsentContext
 from .conversation_mode import MODE_FSM, ModeContext
@@ -51,8 +51,10 @@ from .records import (
     BirthdayGreeting,
     ConsentInput,
     ConsentSnapshot,
+    ForgetUser,
     IdentityInput,
     IdentitySnapshot,
+    LowerLimits,
     Outcome,
     Rejection,
     Reply,
@@ -70,6 +72,7 @@ class _PendingCommand:
     requester: str
     args: str
     by_pin: bool = False  # asked with a parent token (erratum 18), not by the speaker
+    value: object = None  # the checked argument (commands.parse_args)
 
 
 # Erratum 18: consent changes over consent/events (a topic anyone on the graph can publish
@@ -781,11 +784,17 @@ class IdentityCore:
             self._reject("unknown_command", f"unknown command {command!r}")
             out.reply = Reply(False, int(self._command.state), f"unknown command {command!r}")
             return
+        value, bad_args = parse_args(policy, args, self.store)
+        if bad_args:
+            self._reject("bad_args", bad_args)
+            out.reply = Reply(False, int(self._command.state), bad_args)
+            return
         r = self._fire(self._command, "command_detected", now)
         if not r.accepted:
             out.reply = Reply(False, int(self._command.state), r.reason)
             return
-        self._pending_command = _PendingCommand(policy, user_id, args, self._parent.valid)
+        self._pending_command = _PendingCommand(policy, user_id, args, self._parent.valid,
+                                                value)
         ok, why = authorize(policy, self._requester(user_id))
         if not ok:
             self._fire(self._command, "authorization_denied", now)
@@ -800,15 +809,29 @@ class IdentityCore:
             out.reply = Reply(True, int(CommandState.EXECUTED), why)
             self._finish_command(now)
         else:
-            out.reply = Reply(True, int(CommandState.PENDING_CONFIRMATION), policy.question or why)
+            question = policy.question.format(user=self._name_of(value)) if policy.question \
+                else why
+            out.reply = Reply(True, int(CommandState.PENDING_CONFIRMATION), question)
+
+    def _name_of(self, value: object) -> str:
+        """A household user's name for a question, else the value as text."""
+        profile = self.store.get(value) if isinstance(value, str) else None
+        return profile.name if profile is not None else str(value)
 
     def _executed(self, now: float) -> None:
         """Entered EXECUTED: emit the command's effect, exactly once."""
         pending = self._pending_command
         assert pending is not None and self._command.state == CommandState.EXECUTED
         self.counters["commands_executed"] += 1
-        if pending.policy.effect == "reset_memory":
-            self._out.effects.append(ResetMemory(pending.policy.name, pending.requester))
+        policy = pending.policy
+        if policy.effect == "reset_memory":
+            self._out.effects.append(ResetMemory(policy.name, pending.requester))
+        elif policy.effect == "forget_user" and isinstance(pending.value, str):
+            self._out.effects.append(ForgetUser(policy.name, pending.requester, pending.value))
+        elif policy.effect == "lower_limits" and isinstance(pending.value, tuple):
+            session_s, daily_s = pending.value
+            self._out.effects.append(LowerLimits(policy.name, pending.requester, session_s,
+                                                 daily_s))
 
     def _finish_command(self, now: float) -> None:
         if self._command.state in (

@@ -165,6 +165,8 @@ class DelegateAction(IntEnum):
 
 SCOPE_MEMORY = "memory"  # ConsentEvent.SCOPE_MEMORY
 CMD_FORGET_EVERYTHING = "forget_everything"  # ExecuteCommand.CMD_FORGET_EVERYTHING
+CMD_FORGET_CHILD = "forget_child"  # ExecuteCommand.CMD_FORGET_CHILD
+CMD_LOWER_LIMITS = "lower_limits"  # ExecuteCommand.CMD_LOWER_LIMITS
 
 ROLE_PARENT = "parent"
 ROLE_CHILD = "child"

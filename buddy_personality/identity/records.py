@@ -46,7 +46,27 @@ class ResetMemory:
     requested_by: str
 
 
-Effect = BirthdayGreeting | ResetMemory
+@dataclass(slots=True, frozen=True)
+class ForgetUser:
+    """An executed forget_child: the node calls personality/forget_user once (issue 16)."""
+
+    command: str
+    requested_by: str
+    user_id: str
+
+
+@dataclass(slots=True, frozen=True)
+class LowerLimits:
+    """An executed lower_limits: the node calls personality/lower_limits once (issue 16).
+    None leaves that limit as it is."""
+
+    command: str
+    requested_by: str
+    session_limit_s: float | None
+    daily_limit_s: float | None
+
+
+Effect = BirthdayGreeting | ResetMemory | ForgetUser | LowerLimits
 
 
 @dataclass(slots=True, frozen=True)

@@ -30,9 +30,11 @@ from buddy_personality.personality.affect import (
 from buddy_personality.personality.guardrails import (
     MOOD_CAPS,
     GuardrailConfig,
+    LimitsOutcome,
     UsageCounter,
     local_day,
     local_hour,
+    lower_limits_check,
 )
 from buddy_personality.personality.idle import (
     IDLE_IMPULSES,
@@ -49,7 +51,7 @@ from buddy_personality.personality.impulses import (
     CooldownTracker,
 )
 from buddy_personality.personality.intent_gate import IntentGate
-from buddy_personality.personality.memory import MemoryStore
+from buddy_personality.personality.memory import ForgetUserResult, MemoryStore
 from buddy_personality.personality.modulation import emotion_impulse, validate_mood_reason
 from buddy_personality.personality.moods import (
     EMOTION_ALIASES,
@@ -506,20 +508,39 @@ class PersonalityEngine:
         self._bias_refresh_at = now + MEMORY_BIAS_REFRESH_S
         assert MEMORY_ACTIVE_THRESHOLD == 0.05  # the store applies the §8.3 threshold
 
+    @property
+    def session_limit_s(self) -> float:
+        """RS-1 limit in force: the configured one, or lower if a parent lowered it today."""
+        lowered = self.usage.lowered_session_s
+        configured = self.guardrails.session_time_limit_s
+        return configured if lowered is None else min(configured, lowered)
+
+    @property
+    def daily_limit_s(self) -> float:
+        """RS-2 limit in force: the configured one, or lower if a parent lowered it today."""
+        lowered = self.usage.lowered_daily_s
+        configured = self.guardrails.daily_time_limit_s
+        return configured if lowered is None else min(configured, lowered)
+
     def _count_conversation_time(self, now: float, dt: float) -> None:
+        self.usage.add_conversation_time(dt)
+        self._check_time_limits(now)
+
+    def _check_time_limits(self, now: float) -> None:
+        """RS-1 / RS-2 (spec 002 §9.3): a session past a limit in force ends."""
         usage = self.usage
-        usage.add_conversation_time(dt)
-        g = self.guardrails
-        if not self._rs1_sent and usage.session_s >= g.session_time_limit_s:
+        session_limit = self.session_limit_s
+        daily_limit = self.daily_limit_s
+        if not self._rs1_sent and usage.session_s >= session_limit:
             self._rs1_sent = True
             self._emit_guardrail(now, "RS-1", "end_session",
                                  f"session {self.session_id} reached {usage.session_s:.0f} s "
-                                 f"(limit {g.session_time_limit_s:.0f} s)")
-        if not self._rs2_sent and usage.daily_s >= g.daily_time_limit_s:
+                                 f"(limit {session_limit:.0f} s)")
+        if not self._rs2_sent and usage.daily_s >= daily_limit:
             self._rs2_sent = True
             self._emit_guardrail(now, "RS-2", "end_session",
                                  f"daily conversation time {usage.daily_s:.0f} s "
-                                 f"(limit {g.daily_time_limit_s:.0f} s)")
+                                 f"(limit {daily_limit:.0f} s)")
 
     def _noise_and_bounds(self, now: float) -> None:
         """spec 002 §2.4 steps 4-5 with DESIGN §6.3: noise, radial range cap, bounds."""
@@ -842,11 +863,11 @@ class PersonalityEngine:
         self._wake(now)
         self._fire_l0("L0-06", now)
         self._profile_due = True
-        if self.usage.daily_s >= self.guardrails.daily_time_limit_s:
+        if self.usage.daily_s >= self.daily_limit_s:
             self._rs2_sent = True
             self._emit_guardrail(now, "RS-2", "refuse_session",
                                  f"daily conversation time {self.usage.daily_s:.0f} s already "
-                                 f"at the limit ({self.guardrails.daily_time_limit_s:.0f} s)")
+                                 f"at the limit ({self.daily_limit_s:.0f} s)")
         return self._finish(now, "conversation")
 
     def on_conversation_ended(self, now: float, session_id: str = "",
@@ -1008,7 +1029,11 @@ class PersonalityEngine:
         """Store the (tag, category, valence_bias, arousal_bias) of one turn under consent."""
         now = self._check_now(now)
         self._advance(now)
-        refused = self.memory_refusal(_text("user_id", user_id).strip())
+        user_id = _text("user_id", user_id).strip()
+        refused = self.memory_refusal(user_id)
+        # issue 16: each entry notes the household user it came from (the extract's user,
+        # or the identified user), so a parent can forget one child
+        source_user = user_id or self._current_user
         stored: list[str] = []
         reinforced: list[str] = []
         evicted: list[str] = []
@@ -1017,7 +1042,8 @@ class PersonalityEngine:
             _bump(self.stats.memory_refusals, "consent")
         else:
             for tag, category, vb, ab in tags:
-                result = self.memory.remember(tag, category, vb, ab, now)
+                result = self.memory.remember(tag, category, vb, ab, now,
+                                              user=source_user)
                 if result.reason is not None:
                     rejected.append((str(tag)[:STRING_MAX], result.reason))
                     _bump(self.stats.memory_refusals, "invalid_tag")
@@ -1047,9 +1073,57 @@ class PersonalityEngine:
         """Every stored memory, strongest first (RS-4 parent viewer)."""
         return [
             MemoryView(e.tag, e.category, s, e.valence_bias, e.arousal_bias, e.created_ts,
-                       e.last_reinforced_ts, e.reinforcement_count, e.source)
+                       e.last_reinforced_ts, e.reinforcement_count, e.source, tuple(e.users))
             for e, s in self.memory.strongest(now)
         ]
+
+    def forget_user(self, now: float, user_id: str) -> tuple[EngineOutput, ForgetUserResult]:
+        """'Forget this child' (issue 16; spec 002 §8.5 parent deletion, for one household
+        user; the identity node calls it after an executed, confirmed forget_child). The
+        memory file is written at once; an OSError reaches the caller."""
+        try:
+            now = self._check_now(now)
+            user_id = _text("user_id", user_id).strip()
+            if not user_id:
+                raise InputRejected("missing_user", "forget_user without a user id")
+        except InputRejected as exc:
+            raise self._reject(exc) from None
+        self._advance(now)
+        result = self.memory.forget_user(user_id)
+        self._profile_due = True
+        return self._finish(now, "memory"), result
+
+    # ------------------------------------------------------------------ parent commands
+    def lower_limits(self, now: float, session_limit_s: float | None,
+                     daily_limit_s: float | None) -> tuple[EngineOutput, LimitsOutcome]:
+        """A parent lowers today's RS-1 / RS-2 limits (issue 16; the identity node calls
+        this after an executed, PIN-authorised lower_limits command). Never raises a limit:
+        a value above the limit in force refuses the whole request with the reason. The
+        lowered limits hold until the RS-2 daily reset and are written with the usage
+        file at once. A session already past a new limit ends by RS-1's (RS-2's) path."""
+        now = self._check_now(now)
+        self._advance(now)
+        refusal = lower_limits_check(self.session_limit_s, self.daily_limit_s,
+                                     session_limit_s, daily_limit_s)
+        if refusal is None:
+            usage = self.usage
+            if session_limit_s is not None:
+                usage.lowered_session_s = float(session_limit_s)
+            if daily_limit_s is not None:
+                usage.lowered_daily_s = float(daily_limit_s)
+            usage.save_due = True
+            _bump(self.stats.guardrail_triggers, "limits_lowered")
+            if self.conversation_active:
+                self._check_time_limits(now)
+            self._write_if_immediate()
+            message = (f"today's limits: {self.session_limit_s / 60.0:g} min a talk, "
+                       f"{self.daily_limit_s / 60.0:g} min a day")
+        else:
+            _bump(self.stats.guardrail_triggers, "limits_refused")
+            message = refusal
+        outcome = LimitsOutcome(refusal is None, message, self.session_limit_s,
+                                self.daily_limit_s)
+        return self._finish(now, "limits"), outcome
 
     # ------------------------------------------------------------------ dev commands
     def set_guardrail(self, key: str, value: str) -> None:

@@ -85,6 +85,43 @@ class UsageFile(BaseModel):
     local_day: int
     daily_conversation_s: Annotated[float, Field(ge=0.0), AfterValidator(finite)]
     last_boot_local_day: int | None = None
+    # issue 16: today's limits as a parent lowered them (absent in older files: none)
+    lowered_session_limit_s: Annotated[float, Field(gt=0.0), AfterValidator(finite)] | None = None
+    lowered_daily_limit_s: Annotated[float, Field(gt=0.0), AfterValidator(finite)] | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class LimitsOutcome:
+    """What a parent's request to lower today's limits did (issue 16)."""
+
+    success: bool
+    message: str
+    session_limit_s: float  # RS-1 limit in force afterwards
+    daily_limit_s: float  # RS-2 limit in force afterwards
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60.0:g} min"
+
+
+def lower_limits_check(session_now: float, daily_now: float, session_s: float | None,
+                       daily_s: float | None) -> str | None:
+    """Why a request to lower today's limits is refused, or None (spec 002 §9.3 RS-1 /
+    RS-2: the limits are upper bounds; a parent may lower them for today, never raise
+    them, not even back up to the configured value once lowered today)."""
+    if session_s is None and daily_s is None:
+        return "no limit given"
+    for name, value, in_force in (("session", session_s, session_now),
+                                  ("daily", daily_s, daily_now)):
+        if value is None:
+            continue
+        if not math.isfinite(value) or value <= 0.0:
+            return f"the {name} limit must be a positive number of seconds"
+        if value > in_force:
+            return (f"limits can only be lowered: today's {name} limit is "
+                    f"{_minutes(in_force)}, so {_minutes(value)} would raise it "
+                    "(it goes back to the usual limit at midnight)")
+    return None
 SECONDS_PER_DAY = 86400.0
 
 
@@ -115,6 +152,8 @@ class UsageCounter:
         "daily_s",
         "day",
         "last_boot_day",
+        "lowered_daily_s",
+        "lowered_session_s",
         "save_due",
         "session_s",
         "utc_offset_s",
@@ -128,6 +167,9 @@ class UsageCounter:
         self.daily_s = 0.0
         self.session_s = 0.0
         self.last_boot_day: int | None = None
+        # issue 16: a parent's lower limits for today (None: the configured limit holds)
+        self.lowered_session_s: float | None = None
+        self.lowered_daily_s: float | None = None
         self._dirty_s = 0.0
         self.save_due = False
         self.warnings: list[str] = []
@@ -159,6 +201,8 @@ class UsageCounter:
         self.last_boot_day = int(boot) if boot is not None else None
         if day == self.day:
             self.daily_s = daily
+            self.lowered_session_s = parsed.lowered_session_limit_s
+            self.lowered_daily_s = parsed.lowered_daily_limit_s
 
     def save(self) -> None:
         self._dirty_s = 0.0
@@ -170,6 +214,8 @@ class UsageCounter:
             "local_day": self.day,
             "daily_conversation_s": self.daily_s,
             "last_boot_local_day": self.last_boot_day,
+            "lowered_session_limit_s": self.lowered_session_s,
+            "lowered_daily_limit_s": self.lowered_daily_s,
         })
 
     def roll_day(self, now: float) -> bool:
@@ -179,6 +225,9 @@ class UsageCounter:
             return False
         self.day = day
         self.daily_s = 0.0
+        # issue 16: a parent lowers the limits for today; the RS-2 daily reset ends that
+        self.lowered_session_s = None
+        self.lowered_daily_s = None
         return True
 
     def add_conversation_time(self, dt: float) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -28,6 +28,10 @@ TAG_PATTERN = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 TAG_MIN_LEN = 2
 TAG_MAX_LEN = 48
 SOURCES = frozenset({"llm_extract", "rule_infer"})
+# issue 16: which household users an entry came from (user ids are at most 64 characters,
+# identity node's MAX_TEXT); a household is small, so a few ids per entry are plenty.
+USER_ID_MAX_LEN = 64
+MAX_USERS_PER_ENTRY = 16
 
 
 @dataclass(slots=True, frozen=True)
@@ -68,6 +72,9 @@ class MemoryEntry:
     reinforcement_count: int
     decay_lambda: float
     source: str
+    # issue 16: the household users this memory came from, oldest first. Empty: stored
+    # before users were kept (shown under "Everyone", kept when one child is forgotten).
+    users: list[str] = field(default_factory=list)
 
     def current_strength(self, now: float) -> float:
         """Exponential decay since the last reinforcement, never below the tier floor."""
@@ -93,6 +100,9 @@ class StoredEntry(BaseModel):
     last_reinforced_ts: _Finite
     reinforcement_count: int = Field(ge=0)
     source: Literal["llm_extract", "rule_infer"]
+    # issue 16: optional, so files written before it load unchanged (no users recorded)
+    users: Annotated[list[Annotated[str, Field(min_length=1, max_length=USER_ID_MAX_LEN)]],
+                     Field(max_length=MAX_USERS_PER_ENTRY)] = Field(default_factory=list)
 
 
 class StoredMemory(BaseModel):
@@ -146,6 +156,14 @@ class StoreResult:
     reason: str | None  # why it was refused
 
 
+@dataclass(slots=True, frozen=True)
+class ForgetUserResult:
+    """What forgetting one household user did (issue 16)."""
+
+    removed: tuple[str, ...]  # tags deleted: that user was their only source
+    kept_shared: tuple[str, ...]  # tags kept: another user shares them
+
+
 class MemoryStore:
     """At most 50 entries, per-tier caps, lowest-strength eviction, atomic JSON file."""
 
@@ -191,9 +209,13 @@ class MemoryStore:
 
     # -- changes -----------------------------------------------------------------------
     def remember(self, tag: str, category: str, valence_bias: float, arousal_bias: float,
-                 now: float, source: str = "llm_extract") -> StoreResult:
-        """Add a tag, or reinforce it if known. Refusals carry a reason; nothing raises."""
+                 now: float, source: str = "llm_extract", user: str = "") -> StoreResult:
+        """Add a tag, or reinforce it if known, noting the household `user` it came from.
+        Refusals carry a reason; nothing raises."""
         reason = validate_tag(tag)
+        user = user.strip() if isinstance(user, str) else ""
+        if reason is None and len(user) > USER_ID_MAX_LEN:
+            reason = f"user id longer than {USER_ID_MAX_LEN} characters"
         if reason is None and category not in TIERS:
             reason = f"unknown category {category!r}"
         if reason is None and source not in SOURCES:
@@ -217,6 +239,11 @@ class MemoryStore:
             existing.initial_strength = 1.0
             existing.last_reinforced_ts = now
             existing.reinforcement_count += 1
+            # An entry from before users were kept stays unattributed: its first sources
+            # are unknown, so forgetting one child must not delete it (issue 16).
+            if user and existing.users and user not in existing.users:
+                existing.users.append(user)
+                del existing.users[:-MAX_USERS_PER_ENTRY]
             self.version += 1
             return StoreResult(True, True, None, None)
         evicted = None
@@ -229,6 +256,7 @@ class MemoryStore:
             tag=tag, category=category, valence_bias=valence_bias, arousal_bias=arousal_bias,
             initial_strength=1.0, created_ts=now, last_reinforced_ts=now,
             reinforcement_count=0, decay_lambda=tier.decay_lambda, source=source,
+            users=[user] if user else [],
         )
         self.version += 1
         return StoreResult(True, False, evicted, None)
@@ -247,6 +275,26 @@ class MemoryStore:
         self.total_conversation_s = 0.0
         self.version += 1
         self.save()
+
+    def forget_user(self, user: str) -> ForgetUserResult:
+        """Forget one household user (issue 16, parent command forget_child): remove the
+        user from every entry; delete an entry left with no user. Entries that record no
+        user are kept. Saved at once, like 'forget everything'."""
+        removed: list[str] = []
+        kept: list[str] = []
+        for tag, entry in list(self._entries.items()):
+            if user not in entry.users:
+                continue
+            entry.users.remove(user)
+            if entry.users:
+                kept.append(tag)
+            else:
+                del self._entries[tag]
+                removed.append(tag)
+        if removed or kept:
+            self.version += 1
+        self.save()
+        return ForgetUserResult(tuple(removed), tuple(kept))
 
     # -- persistence -------------------------------------------------------------------
     def save(self) -> None:
@@ -336,5 +384,6 @@ class MemoryStore:
                 created_ts=e.created_ts, last_reinforced_ts=e.last_reinforced_ts,
                 reinforcement_count=e.reinforcement_count,
                 decay_lambda=TIERS[e.category].decay_lambda, source=e.source,
+                users=list(dict.fromkeys(e.users)),
             ))
         return out, bad

@@ -87,6 +87,7 @@ class MemoryView:
     last_reinforced: float
     reinforcement_count: int
     source: str
+    users: tuple[str, ...] = ()  # household users it came from; () = not recorded (issue 16)
 
 
 @dataclass(slots=True, frozen=True)
