@@ -142,14 +142,21 @@ class GraphView:
         if (u.session_s, u.daily_s, u.known) != before:
             self.feed.notify()
 
-    def on_limits(self, session_limit_s: float | None, daily_limit_s: float | None) -> None:
+    def on_limits(self, session_limit_s: float | None, daily_limit_s: float | None,
+                  can_lower: bool | None = None) -> None:
+        """The RS-1 / RS-2 limits in force, as the personality node reports them (today's
+        lowered ones included); `can_lower`: the graph takes a parent's lower limits."""
         u = self.usage_view
+        before = (u.session_limit_s, u.daily_limit_s, u.known, u.can_lower)
         if session_limit_s is not None and math.isfinite(session_limit_s):
             u.session_limit_s = session_limit_s
         if daily_limit_s is not None and math.isfinite(daily_limit_s):
             u.daily_limit_s = daily_limit_s
+        if can_lower is not None:
+            u.can_lower = can_lower
         u.known = u.daily_limit_s > 0 and u.session_limit_s > 0
-        self.feed.notify()
+        if (u.session_limit_s, u.daily_limit_s, u.known, u.can_lower) != before:
+            self.feed.notify()
 
     def acknowledge(self, alert_id: str) -> bool:
         if alert_id not in {a.alert_id for a in self._read_alerts()}:

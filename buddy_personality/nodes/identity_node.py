@@ -17,6 +17,12 @@ A thin translation layer around `buddy_personality.identity.IdentityCore`:
   node is its only caller, and under SROS2 the only enclave allowed to call it)
   with `call_async` and a done-callback, never synchronously inside a callback. A call
   waits (re-tried from the tick) while the service is not up, for `reset_memory_wait_s`.
+- an executed "forget this child" or "lower today's limits" (issue 16) calls
+  `personality/forget_user` or `personality/lower_limits` from a coroutine service
+  callback: the parent's page must show what the personality node answered (a raise is
+  refused there, by the rule's owner), so the reply waits for it, at most
+  `effect_answer_timeout_s`, without blocking the executor (the service and its clients
+  are in a reentrant callback group, so the answer is taken while the reply waits).
 - a tick at `tick_hz` fires the FSM timeouts and passes the local date (from the node
   clock; trusted when `trust_system_date` is set and the clock is plausibly set).
 """
@@ -28,8 +34,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.client import Client
 from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
+from rclpy.task import Future
 from std_srvs.srv import Trigger
 
 from buddy_msgs.msg import (
@@ -44,6 +53,8 @@ from buddy_msgs.msg import (
 from buddy_msgs.srv import (
     Delegate,
     ExecuteCommand,
+    ForgetUser,
+    LowerLimits,
     ParentLogin,
     RequestConsent,
     RequestProfileUpdate,
@@ -57,6 +68,12 @@ from buddy_personality.identity import (
     Outcome,
     ProfileStore,
     ResetMemory,
+)
+from buddy_personality.identity import (
+    ForgetUser as ForgetUserEffect,
+)
+from buddy_personality.identity import (
+    LowerLimits as LowerLimitsEffect,
 )
 from buddy_personality.identity.greetings import GreetingLog
 from buddy_personality.identity.parent_pin import AuthConfig, ParentAuth, ParentProof
@@ -124,6 +141,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               min=1.0, max=86400.0, read_only=True),
     ParamSpec("reset_memory_wait_s", 30.0, "how long an executed memory reset waits for "
               "personality/reset_memory to come up", min=0.1, max=3600.0, read_only=True),
+    ParamSpec("effect_answer_timeout_s", 2.0, "how long the reply to an executed forget_child "
+              "or lower_limits waits for the personality node's answer (below the parent "
+              "page's service_timeout_s)", min=0.1, max=60.0, read_only=True),
 )
 
 MIN_TRUSTED_YEAR = 2025  # an unsynchronised Pi clock starts near 1970
@@ -194,13 +214,24 @@ class IdentityNode(Node):
             SystemEvent, "identity/system_events", qos.EVENTS
         )
         self._reset_client = self.create_client(Trigger, "personality/reset_memory")
+        # issue 16: the execute service awaits these answers; a reentrant group lets the
+        # (single-threaded) executor take them while the reply waits. The core is only
+        # ever called between awaits, never from two threads.
+        self._effects_group = ReentrantCallbackGroup()
+        self._forget_client = self.create_client(
+            ForgetUser, "personality/forget_user", callback_group=self._effects_group)
+        self._limits_client = self.create_client(
+            LowerLimits, "personality/lower_limits", callback_group=self._effects_group)
+        self._effects_called = 0
+        self._effects_failed = 0
         self.create_subscription(IdentityEvent, "identity/events", self._on_identity_event,
                                  qos.EVENTS)
         self.create_subscription(ConversationEvent, "conversation/events",
                                  self._on_conversation_event, qos.EVENTS)
         self.create_subscription(ConsentEvent, "consent/events", self._on_consent_event,
                                  qos.EVENTS)
-        self.create_service(ExecuteCommand, "identity/execute_command", self._on_execute)
+        self.create_service(ExecuteCommand, "identity/execute_command", self._on_execute,
+                            callback_group=self._effects_group)
         self.create_service(RequestProfileUpdate, "identity/request_profile_update",
                             self._on_profile_update)
         self.create_service(RequestConsent, "identity/request_consent", self._on_consent)
@@ -277,7 +308,7 @@ class IdentityNode(Node):
         res.message = result.message
         return res
 
-    def _on_execute(
+    async def _on_execute(
         self, req: ExecuteCommand.Request, res: ExecuteCommand.Response
     ) -> ExecuteCommand.Response:
         out = self._core.execute_command(
@@ -285,7 +316,70 @@ class IdentityNode(Node):
             self._parent(req.parent_token),
         )
         self._apply(out)
-        return self._reply(out, res)
+        self._reply(out, res)
+        for effect in out.effects:
+            if isinstance(effect, (ForgetUserEffect, LowerLimitsEffect)):
+                ok, res.message = await self._run_effect(effect)
+                res.execution = (ExecuteCommand.Response.EXECUTION_SUCCESS if ok
+                                 else ExecuteCommand.Response.EXECUTION_FAILURE)
+        return res
+
+    async def _run_effect(self, effect: ForgetUserEffect | LowerLimitsEffect) -> tuple[bool, str]:
+        """Ask the personality node to carry out an executed command (issue 16) and report
+        execution_success / execution_failure (spec 004 §3) with its answer."""
+        client: Client
+        if isinstance(effect, ForgetUserEffect):
+            client, request = self._forget_client, ForgetUser.Request(user_id=effect.user_id)
+        else:
+            client = self._limits_client
+            request = LowerLimits.Request(session_limit_s=effect.session_limit_s or 0.0,
+                                          daily_limit_s=effect.daily_limit_s or 0.0)
+        self.get_logger().info(f"{effect.command} executed for {effect.requested_by or 'parent'}")
+        if not client.service_is_ready():
+            return self._effect_failed(effect.command, f"{client.srv_name} is not available",
+                                       "Buddy's personality is not running: nothing changed.")
+        self._effects_called += 1
+        result = await self._answer_within(client, client.call_async(request),
+                                           self.params["effect_answer_timeout_s"])
+        if result is None:
+            return self._effect_failed(effect.command, f"{client.srv_name} did not answer",
+                                       "Buddy did not answer in time: nothing is known "
+                                       "to have changed.")
+        self._core.command_execution_result(effect.command, result.success, result.message)
+        if not result.success:
+            self._effects_failed += 1
+            self.get_logger().warning(f"{effect.command} refused: {result.message}")
+        return result.success, result.message
+
+    def _effect_failed(self, command: str, detail: str, message: str) -> tuple[bool, str]:
+        self._effects_failed += 1
+        self.get_logger().error(f"{command} not carried out: {detail}")
+        self._core.command_execution_result(command, False, detail)
+        return False, message
+
+    async def _answer_within(self, client: Client, future: Future, timeout_s: float) -> Any:
+        """The service's answer, or None after `timeout_s` (the request is dropped)."""
+        gate = Future()
+
+        def open_gate(_: object = None) -> None:
+            if not gate.done():
+                gate.set_result(None)
+
+        future.add_done_callback(open_gate)
+        timer = self.create_timer(timeout_s, open_gate, callback_group=self._effects_group)
+        try:
+            await gate
+        finally:
+            timer.cancel()
+            self.destroy_timer(timer)
+        if not future.done():
+            client.remove_pending_request(future)
+            return None
+        try:
+            return future.result()
+        except Exception as exc:  # the future carries the service's exception
+            self.get_logger().error(f"{client.srv_name} raised {exc}")
+            return None
 
     def _on_profile_update(
         self, req: RequestProfileUpdate.Request, res: RequestProfileUpdate.Response
@@ -433,6 +527,8 @@ class IdentityNode(Node):
             "reset_memory_called": self._resets_called,
             "reset_memory_failed": self._resets_failed,
             "reset_memory_waiting": len(self._pending_resets),
+            "effects_called": self._effects_called,
+            "effects_failed": self._effects_failed,
         }
         values.update({f"core.{k}": v for k, v in sorted(core.counters.items())})
         steady = self._steady_s()

@@ -3,11 +3,13 @@
 A thin ROS adapter around `buddy_personality.dashboard`:
 
 - in: `personality/snapshot`, `face/state`, `conversation/events`, `personality/guardrail`,
-  `consent/state`, and the personality node's `/diagnostics` (today's talk time, RS-1/RS-2);
-  the RS limits from the personality node's parameters.
+  `consent/state`, and the personality node's `/diagnostics` (today's talk time and the
+  RS-1/RS-2 limits in force, today's lowered ones included).
 - out: `/diagnostics` (logins, refusals, actions, open pages).
 - clients: `identity/parent_login` (the PIN check and token, erratum 18),
-  `identity/execute_command` (forget everything / one child), `identity/request_consent`
+  `identity/execute_command` (forget everything / one child, lower today's limits: the
+  identity node runs them and the personality node applies its own rules; issue 16),
+  `identity/request_consent`
   (grant, revoke), `personality/list_memories`. Every call is asynchronous: the web server
   runs on its own thread and awaits the answer; the executor is never blocked.
 - the web server (uvicorn) on `host`:`port`, 127.0.0.1 by default; `host:=0.0.0.0` opens
@@ -17,13 +19,13 @@ A thin ROS adapter around `buddy_personality.dashboard`:
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import time
 from pathlib import Path
 from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray
-from rcl_interfaces.srv import GetParameters
 from rclpy.client import Client
 from rclpy.node import Node
 
@@ -119,9 +121,6 @@ class ParentDashboardNode(Node):
         self.command_client = self.create_client(ExecuteCommand, "identity/execute_command")
         self.consent_client = self.create_client(RequestConsent, "identity/request_consent")
         self.memories_client = self.create_client(ListMemories, "personality/list_memories")
-        self.params_client = self.create_client(
-            GetParameters, "personality/get_parameters")
-        self._limits_timer = self.create_timer(1.0, self._ask_limits)
 
         self.port = RosDashboardPort(self)
         self.web = DashboardApp(self.port)
@@ -169,28 +168,14 @@ class ParentDashboardNode(Node):
             if status.name != self._personality_status:
                 continue
             values = {kv.key: kv.value for kv in status.values}
+            # RS-1/RS-2 in force (issue 16: a parent may have lowered them for today); a
+            # personality node that reports them also takes lower_limits
+            session_limit = _float(values.get("session_limit_s"))
+            daily_limit = _float(values.get("daily_limit_s"))
+            if session_limit and daily_limit and session_limit > 0 and daily_limit > 0:
+                self.view.on_limits(session_limit, daily_limit, can_lower=True)
             self.view.on_usage(_float(values.get("session_s")),
                                _float(values.get("daily_conversation_s")))
-
-    def _ask_limits(self) -> None:
-        """The RS-1/RS-2 limits in force, from the personality node's parameters (read
-        once it answers; they are read-only)."""
-        if not self.params_client.service_is_ready():
-            return
-        request = GetParameters.Request(names=["guardrails.session_time_limit_s",
-                                               "guardrails.daily_time_limit_s"])
-        future = self.params_client.call_async(request)
-
-        def done(f: Any) -> None:
-            result = f.result()
-            if result is None or len(result.values) != 2:
-                return
-            session, daily = (v.double_value for v in result.values)
-            if session > 0 and daily > 0:
-                self.view.on_limits(session, daily)
-                self._limits_timer.cancel()
-
-        future.add_done_callback(done)
 
     # -- services, awaited from the web server's loop --------------------------------
     async def call(self, client: Client, request: Any) -> Any:
@@ -285,13 +270,20 @@ class RosDashboardPort:
         return child
 
     async def memories(self) -> list[MemoryView]:
+        """Every memory once per child it came from (the page groups by child); one that
+        records no child (stored before issue 16) once, under "Everyone" (child "")."""
         response = await self._guarded(self.node.memories_client, ListMemories.Request())
         if isinstance(response, ActionResult):
             raise TimeoutError(response.message)
-        return [MemoryView(tag=e.tag, category=e.category, strength=e.strength,
-                           created=e.created, last_reinforced=e.last_reinforced,
-                           reinforcement_count=e.reinforcement_count)
-                for e in response.entries[:MEMORY_PANEL_LIMIT]]
+        names = dict(self.node.household.children())
+        views: list[MemoryView] = []
+        for e in response.entries[:MEMORY_PANEL_LIMIT]:
+            for user in list(getattr(e, "users", []))[:16] or [""]:
+                views.append(MemoryView(tag=e.tag, category=e.category, strength=e.strength,
+                                        created=e.created, last_reinforced=e.last_reinforced,
+                                        reinforcement_count=e.reinforcement_count,
+                                        child=names.get(user, user)))
+        return views
 
     # -- actions ------------------------------------------------------------------------
     async def _guarded(self, client: Client, request: Any) -> Any:
@@ -329,6 +321,13 @@ class RosDashboardPort:
                     "confirm": ExecuteCommand.Response.EXECUTED,
                     "cancel": ExecuteCommand.Response.CANCELLED}[step]
         ok = response.accepted and response.state == expected
+        execution = getattr(response, "execution", ExecuteCommand.Response.EXECUTION_NONE)
+        if ok and execution != ExecuteCommand.Response.EXECUTION_NONE:
+            # issue 16: the personality node answered the executed command's effect
+            return ActionResult(execution == ExecuteCommand.Response.EXECUTION_SUCCESS,
+                                f"Done: {response.message}."
+                                if execution == ExecuteCommand.Response.EXECUTION_SUCCESS
+                                else f"Not done: {response.message}.")
         done = {"request": "", "confirm": "Done: Buddy is forgetting.",
                 "cancel": "Cancelled: nothing was forgotten."}[step]
         return ActionResult(ok, response.message if (not ok or step == "request")
@@ -338,8 +337,8 @@ class RosDashboardPort:
         return await self._command(token, ExecuteCommand.Request.CMD_FORGET_EVERYTHING, step)
 
     async def forget_child(self, token: str, child: str, step: str) -> ActionResult:
-        command = getattr(ExecuteCommand.Request, "CMD_FORGET_CHILD", "forget_child")
-        return await self._command(token, command, step, self._user_id(child))
+        return await self._command(token, ExecuteCommand.Request.CMD_FORGET_CHILD, step,
+                                   self._user_id(child) if step == "request" else "")
 
     async def set_consent(self, token: str, child: str, scope: str, grant: bool) -> ActionResult:
         # spec 004 §5 Consent FSM: a grant is a consent_request then an explicit_grant;
@@ -359,7 +358,21 @@ class RosDashboardPort:
 
     async def lower_limits(self, token: str, session_limit_s: float | None,
                            daily_limit_s: float | None) -> ActionResult:
-        return ActionResult(False, "Lowering limits from this page is not available yet.")
+        """One immediate command (spec 004 §3); the personality node, which owns RS-1 /
+        RS-2, lowers the limits or says why not (issue 16)."""
+        limits = {key: value for key, value in (("session_limit_s", session_limit_s),
+                                                ("daily_limit_s", daily_limit_s))
+                  if value is not None}
+        command = ExecuteCommand.Request.CMD_LOWER_LIMITS
+        response = await self._guarded(self.node.command_client, ExecuteCommand.Request(
+            action=ExecuteCommand.Request.REQUEST, command=command, args=json.dumps(limits),
+            parent_token=token))
+        if isinstance(response, ActionResult):
+            return response
+        executed = response.accepted and response.state == ExecuteCommand.Response.EXECUTED
+        if executed and response.execution == ExecuteCommand.Response.EXECUTION_SUCCESS:
+            return ActionResult(True, f"Lowered: {response.message}.")
+        return ActionResult(False, f"Not changed: {response.message or 'refused'}.")
 
     async def acknowledge_alert(self, token: str, alert_id: str) -> ActionResult:
         # The token proves a parent logged in (the web app checked the session); an

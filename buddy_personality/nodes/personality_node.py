@@ -7,10 +7,12 @@ holds every rule (spec 002 §2-§10, §13 and the spec 000 intent gate):
   the engine at once and the snapshot it returns is published straight away;
 - `personality/snapshot` and `personality/llm_profile` are latched; `mood_changed` and
   `guardrail` carry the engine's events; `affect_markers` draws the VA plane for rviz;
-- `list_memories` for the parent page; `reset_memory` is the identity node's internal
-  call after an executed, PIN-authorised command (DESIGN erratum 18; under SROS2 only the
-  identity enclave may call it); `set_guardrail` / `override_affect` exist only when the
-  read-only parameter `dev_mode` is true (erratum 19: less surface);
+- `list_memories` for the parent page; `reset_memory`, `forget_user` and `lower_limits`
+  are the identity node's internal calls after an executed, PIN-authorised command
+  (DESIGN erratum 18, issue 16; under SROS2 only the identity enclave may call them); the
+  RS-1 / RS-2 limits in force (today's lowered ones included) are in the diagnostics
+  values `session_limit_s` / `daily_limit_s`; `set_guardrail` / `override_affect` exist
+  only when the read-only parameter `dev_mode` is true (erratum 19: less surface);
 - bad input (NaN, infinities, out-of-range numbers, unknown emotion names or enum
   values) is refused by the engine, logged once per cause and counted in diagnostics.
 
@@ -50,7 +52,7 @@ from buddy_msgs.msg import (
     PersonalitySnapshot,
     SystemEvent,
 )
-from buddy_msgs.srv import ListMemories, OverrideAffect, SetGuardrail
+from buddy_msgs.srv import ForgetUser, ListMemories, LowerLimits, OverrideAffect, SetGuardrail
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import (
@@ -227,6 +229,8 @@ class PersonalityNode(Node):
 
         self.create_service(ListMemories, "personality/list_memories", self._on_list_memories)
         self.create_service(Trigger, "personality/reset_memory", self._on_reset_memory)
+        self.create_service(ForgetUser, "personality/forget_user", self._on_forget_user)
+        self.create_service(LowerLimits, "personality/lower_limits", self._on_lower_limits)
         if p["dev_mode"]:  # erratum 19: dev-only services are not advertised otherwise
             self.create_service(SetGuardrail, "personality/set_guardrail",
                                 self._on_set_guardrail)
@@ -396,7 +400,8 @@ class PersonalityNode(Node):
             MemoryEntry(tag=m.tag, category=m.category, strength=float(m.strength),
                         valence_bias=float(m.valence_bias), arousal_bias=float(m.arousal_bias),
                         created=float(m.created), last_reinforced=float(m.last_reinforced),
-                        reinforcement_count=m.reinforcement_count, source=m.source)
+                        reinforcement_count=m.reinforcement_count, source=m.source,
+                        users=list(m.users))
             for m in self.engine.list_memories(now_s(self))
         ]
         response.consent_active = self.engine.memory_writable
@@ -416,6 +421,47 @@ class PersonalityNode(Node):
         response.success = True
         response.message = f"forgot {count} memories"
         self.get_logger().info(f"reset_memory: {response.message}")
+        return response
+
+    def _on_forget_user(self, request: ForgetUser.Request,
+                        response: ForgetUser.Response) -> ForgetUser.Response:
+        """Forget one household user (issue 16): written to disk before the answer."""
+        user = request.user_id[:64]
+        try:
+            out, result = self.engine.forget_user(now_s(self), user)
+        except InputRejected as exc:
+            self._rejections.reject(exc.cause, str(exc))
+            response.success, response.message = False, str(exc)
+            return response
+        except OSError as exc:
+            response.success = False
+            response.message = f"could not write the memory file: {exc}"
+            self.get_logger().error(response.message)
+            return response
+        self._publish(out)
+        response.success = True
+        response.removed = len(result.removed)
+        response.kept_shared = len(result.kept_shared)
+        response.message = (f"forgot {len(result.removed)} memories of {user}"
+                            + (f"; {len(result.kept_shared)} shared with another child kept"
+                               if result.kept_shared else ""))
+        self.get_logger().info(f"forget_user: {response.message}")
+        return response
+
+    def _on_lower_limits(self, request: LowerLimits.Request,
+                         response: LowerLimits.Response) -> LowerLimits.Response:
+        """Lower today's RS-1 / RS-2 limits (issue 16); the engine refuses any raise."""
+        out, outcome = self.engine.lower_limits(
+            now_s(self),
+            request.session_limit_s if request.session_limit_s != 0.0 else None,
+            request.daily_limit_s if request.daily_limit_s != 0.0 else None)
+        self._publish(out)
+        self._flush()  # the lowered limits are in the usage file before the answer
+        response.success = outcome.success
+        response.message = outcome.message
+        response.session_limit_s = float(outcome.session_limit_s)
+        response.daily_limit_s = float(outcome.daily_limit_s)
+        self.get_logger().info(f"lower_limits: {outcome.message}")
         return response
 
     def _dev_refusal(self, service: str) -> str | None:
@@ -497,7 +543,7 @@ class PersonalityNode(Node):
 
     def _daily_limit_line(self) -> str | None:
         e = self.engine
-        return daily_limit_line(e.usage.daily_s, e.guardrails.daily_time_limit_s,
+        return daily_limit_line(e.usage.daily_s, e.daily_limit_s,
                                 now_s(self), e.usage.utc_offset_s)
 
     def _health(self) -> Health:
@@ -516,6 +562,11 @@ class PersonalityNode(Node):
             "session_s": f"{e.usage.session_s:.0f}",
             "last_end_reason": e.last_end_reason,
             "daily_conversation_s": f"{e.usage.daily_s:.0f}",
+            # RS-1 / RS-2 in force: the configured limits, or today's lowered ones
+            "session_limit_s": f"{e.session_limit_s:.0f}",
+            "daily_limit_s": f"{e.daily_limit_s:.0f}",
+            "limits_lowered_today": (e.usage.lowered_session_s is not None
+                                     or e.usage.lowered_daily_s is not None),
             "memory.size": len(e.memory),
             "memory.consent_active": e.memory_writable,
             "ticks": self._ticks,

@@ -52,9 +52,11 @@ NODES: dict[str, NodeInterfaces] = {
         subscribes=("personality/ai_emotion", "conversation/events", "conversation/phase",
                     "system/events", "tts/speaking", "face/button", "memory/extract",
                     "identity/state", "consent/state"),
-        # reset_memory: the identity node's internal call (erratum 18); under SROS2 only
-        # the identity enclave may request it (see `clients` of identity below).
-        services=("personality/list_memories", "personality/reset_memory"),
+        # reset_memory, forget_user, lower_limits: the identity node's internal calls after
+        # an executed parent command (erratum 18, issue 16); under SROS2 only the identity
+        # enclave may request them (see `clients` of identity below).
+        services=("personality/list_memories", "personality/reset_memory",
+                  "personality/forget_user", "personality/lower_limits"),
         dev_services=("personality/set_guardrail", "personality/override_affect"),
     ),
     "governor": NodeInterfaces(
@@ -67,7 +69,8 @@ NODES: dict[str, NodeInterfaces] = {
         subscribes=("identity/events", "conversation/events", "consent/events"),
         services=("identity/execute_command", "identity/request_profile_update",
                   "identity/request_consent", "identity/delegate", "identity/parent_login"),
-        clients=("personality/reset_memory",),
+        clients=("personality/reset_memory", "personality/forget_user",
+                 "personality/lower_limits"),
     ),
     "llm_bridge": NodeInterfaces(
         publishes=("personality/ai_emotion", "conversation/events", "conversation/phase",
@@ -101,10 +104,9 @@ NODES: dict[str, NodeInterfaces] = {
         subscribes=("personality/snapshot", "face/state", "conversation/events",
                     "personality/guardrail", "consent/state", DIAGNOSTICS),
         # every parent action goes through identity with the parent's token (erratum 18);
-        # the RS-1/RS-2 limits are read from the personality node's parameters
+        # the RS-1/RS-2 limits in force are read from the personality node's diagnostics
         clients=("identity/parent_login", "identity/execute_command",
-                 "identity/request_consent", "personality/list_memories",
-                 "personality/get_parameters"),
+                 "identity/request_consent", "personality/list_memories"),
     ),
 }
 

@@ -34,12 +34,14 @@ def test_one_enclave_per_node() -> None:
     assert paths == [enclave_of(n) for n in NODES] == [f"/buddy/{n}" for n in NODES]
 
 
-def test_reset_memory_may_be_called_by_the_identity_enclave_only() -> None:
-    """Erratum 18: personality/reset_memory is the identity node's internal call."""
-    callers = [n for n in NODES if "personality/reset_memory" in
-               _granted(_profile(n), "service", "request")]
+@pytest.mark.parametrize("service", ["personality/reset_memory", "personality/forget_user",
+                                     "personality/lower_limits"])
+def test_parent_effects_may_be_called_by_the_identity_enclave_only(service: str) -> None:
+    """Erratum 18 (issue 16 for forget_user and lower_limits): the identity node's internal
+    calls after an executed parent command."""
+    callers = [n for n in NODES if service in _granted(_profile(n), "service", "request")]
     assert callers == ["identity"]
-    assert "personality/reset_memory" in _granted(_profile("personality"), "service", "reply")
+    assert service in _granted(_profile("personality"), "service", "reply")
 
 
 def test_only_the_bridge_speaks_and_only_identity_answers_parent_login() -> None:
