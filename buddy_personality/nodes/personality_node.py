@@ -442,9 +442,9 @@ class PersonalityNode(Node):
         response.success = True
         response.removed = len(result.removed)
         response.kept_shared = len(result.kept_shared)
-        response.message = (f"forgot {len(result.removed)} memories of {user}"
-                            + (f"; {len(result.kept_shared)} shared with another child kept"
-                               if result.kept_shared else ""))
+        n, shared = len(result.removed), len(result.kept_shared)
+        response.message = (f"forgot {n} {'memory' if n == 1 else 'memories'} of {user}"
+                            + (f"; kept {shared} shared with another child" if shared else ""))
         self.get_logger().info(f"forget_user: {response.message}")
         return response
 

@@ -2,8 +2,11 @@
 erratum 18): the identity node checks the PIN and issues the token, forget-everything
 with its confirmation empties the personality node's memory file on disk and the view,
 a consent grant from the page is seen as `consent/state` over DDS, and the face is redrawn
-within a second of a `face/state` change. The graph's nodes are the real node classes on
-one context, spun on a thread while the browser is driven from the test."""
+within a second of a `face/state` change; today's limits lowered from the page (and a
+raise refused, with the reason) and one child forgotten (issue 16) through the identity
+node's Command Execution FSM and the personality node's rules. The graph's nodes are the
+real node classes on one context, spun on a thread while the browser is driven from the
+test."""
 
 from __future__ import annotations
 
@@ -31,20 +34,26 @@ def write_household(path: Path) -> None:
     path.write_text(json.dumps({
         "schema_version": 1,
         "profiles": [{"user_id": "mum", "name": "Anna", "role": "parent"},
-                     {"user_id": "leo", "name": "Leo", "role": "child"}],
+                     {"user_id": "leo", "name": "Leo", "role": "child"},
+                     {"user_id": "mia", "name": "Mia", "role": "child"}],
         "parent_pin": hash_pin(PIN).to_json(),
     }))
 
 
 def write_memories(path: Path) -> None:
-    def entry(tag: str, category: str, strength: float) -> dict:
-        return {"tag": tag, "category": category, "valence_bias": 0.02, "arousal_bias": 0.0,
-                "initial_strength": strength, "created_ts": NOW - 86400,
-                "last_reinforced_ts": NOW - 3600, "reinforcement_count": 2,
-                "decay_lambda": 0.0, "source": "llm_extract"}
+    def entry(tag: str, category: str, strength: float, users: list[str] | None) -> dict:
+        e = {"tag": tag, "category": category, "valence_bias": 0.02, "arousal_bias": 0.0,
+             "initial_strength": strength, "created_ts": NOW - 86400,
+             "last_reinforced_ts": NOW - 3600, "reinforcement_count": 2,
+             "decay_lambda": 0.0, "source": "llm_extract"}
+        if users is not None:  # issue 16: which children it came from; absent = "Everyone"
+            e["users"] = users
+        return e
     path.write_text(json.dumps({
-        "version": 1, "entries": [entry("likes_dinosaurs", "topic", 0.9),
-                                  entry("favourite_colour_blue", "preference", 0.6)],
+        "version": 1, "entries": [entry("likes_dinosaurs", "topic", 0.9, ["leo", "mia"]),
+                                  entry("favourite_colour_blue", "preference", 0.6, ["leo"]),
+                                  entry("likes_trains", "topic", 0.5, ["mia"]),
+                                  entry("sings_songs", "ritual", 0.4, None)],
         "session_count": 3, "total_conversation_s": 600.0, "created_ts": NOW - 86400 * 5}))
 
 
@@ -85,7 +94,8 @@ def graph(ros, tmp_path: Path):
     write_household(household)
     write_memories(memory)
     ros.add(PersonalityNode(**ros.node_kwargs(parameter_overrides=[
-        Parameter("memory_path", value=str(memory))])))
+        Parameter("memory_path", value=str(memory)),
+        Parameter("usage_path", value=str(tmp_path / "usage.json"))])))
     ros.add(IdentityNode(**ros.node_kwargs(parameter_overrides=[
         Parameter("profiles_path", value=str(household))])))
     dashboard = ros.add(ParentDashboardNode(**ros.node_kwargs(parameter_overrides=[
@@ -173,4 +183,65 @@ def test_the_face_is_redrawn_within_a_second_of_face_state(browser, ros, graph) 
             page.wait_for_selector(f"#face[data-mood='{mood}']", timeout=1000)
             assert time.monotonic() - sent < 1.0
             assert page.get_attribute("#face", "data-talking") == str(talking).lower()
+    page.close()
+
+
+def test_lowering_todays_limits_from_the_page(browser, ros, graph, tmp_path, shots) -> None:
+    """Issue 16: lower today's limits through identity's lower_limits command; the Today
+    bars show the limits in force (the personality node's diagnostics); a raise above
+    spec 002's RS-2 is refused and the page says why."""
+    dashboard = graph[0]
+    page = browser.new_page()
+    with spinning(ros):
+        log_in(page, dashboard.url)
+        page.wait_for_selector("#limits-form:not([hidden])", timeout=10000)
+        page.wait_for_selector("#daily-text:has-text('of 45 min')", timeout=10000)
+        page.fill("#limit-daily", "30")
+        page.fill("#limit-session", "10")
+        page.click("#limits-form button[type=submit]")
+        page.wait_for_selector("#limits-message:has-text('Lowered')", timeout=10000)
+        # the page's CSP forbids eval, so waits are selectors, not wait_for_function
+        page.wait_for_selector("#daily-text:has-text('of 30 min')", timeout=10000)
+        page.wait_for_selector("#session-text:has-text('of 10 min')", timeout=10000)
+        saved = json.loads((tmp_path / "usage.json").read_text())
+        assert saved["lowered_daily_limit_s"] == 1800.0
+        page.screenshot(path=str(shots / "graph-limits-lowered.png"), full_page=True)
+        page.fill("#limit-daily", "60")
+        page.fill("#limit-session", "")
+        page.click("#limits-form button[type=submit]")
+        page.wait_for_selector("#limits-message:has-text('only be lowered')", timeout=10000)
+        assert "Not changed" in page.text_content("#limits-message")
+        assert "of 30 min" in page.text_content("#daily-text")
+        assert json.loads((tmp_path / "usage.json").read_text())["lowered_daily_limit_s"] \
+            == 1800.0
+    page.close()
+
+
+def test_forgetting_one_child_from_the_page(browser, ros, graph, shots) -> None:
+    """Issue 16: "Forget this child" asks first (spec 004 §3), then removes Leo from every
+    memory on disk: his own go, the one he shares with Mia stays hers, the one with no
+    recorded child stays under Everyone."""
+    dashboard, memory, _, _ = graph
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    with spinning(ros):
+        log_in(page, dashboard.url)
+        page.wait_for_selector("#memories h3:has-text('Leo')", timeout=10000)
+        headings = page.locator("#memories h3").all_text_contents()
+        assert sorted(headings) == ["Everyone", "Leo", "Mia"]
+        row = page.locator("#consent tbody tr", has_text="Leo")
+        row.locator("button", has_text="Forget this child").click()
+        page.wait_for_selector("#confirm:not([hidden])", timeout=10000)
+        assert "Leo" in page.text_content("#confirm-question")
+        assert len(json.loads(memory.read_text())["entries"]) == 4  # asked, not yet done
+        page.click("#confirm-yes")
+        page.wait_for_selector("#memories-message:has-text('Done')", timeout=10000)
+        on_disk = {e["tag"]: e.get("users")
+                   for e in json.loads(memory.read_text())["entries"]}
+        assert on_disk == {"likes_dinosaurs": ["mia"], "likes_trains": ["mia"],
+                           "sings_songs": []}
+        page.wait_for_selector("#memories h3:text-is('Leo')", state="detached",
+                               timeout=10000)
+        assert "favourite_colour_blue" not in page.text_content("#memories")
+        assert "sings_songs" in page.text_content("#memories")
+        page.screenshot(path=str(shots / "graph-forget-child-phone.png"), full_page=True)
     page.close()

@@ -8,6 +8,7 @@ import datetime as dt
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -195,6 +196,55 @@ def test_reset_waits_for_the_personality_service(ros, node, states, events) -> N
     assert ros.spin_until(lambda: calls, timeout=5)
     ros.spin_for(0.3)
     assert calls == [1]
+
+
+def test_an_effect_with_no_personality_node_is_reported_not_done(ros, node) -> None:
+    """Issue 16: an executed lower_limits whose personality service is not up answers
+    EXECUTION_FAILURE at once (spec 004 §3 execution_failure), and says nothing changed."""
+    token = login(ros).token
+    res = ros.call(ExecuteCommand, "identity/execute_command", ExecuteCommand.Request(
+        action=ExecuteCommand.Request.REQUEST, command=ExecuteCommand.Request.CMD_LOWER_LIMITS,
+        args='{"daily_limit_s": 600}', parent_token=token))
+    assert res.accepted and res.state == ExecuteCommand.Response.EXECUTED
+    assert res.execution == ExecuteCommand.Response.EXECUTION_FAILURE
+    assert "nothing changed" in res.message
+    assert diagnostics_value(ros, "core.execution_failure", "1")
+
+
+def test_a_silent_personality_times_out_without_blocking_the_node(ros, household) -> None:
+    """The reply waits for the personality's answer at most effect_answer_timeout_s, and
+    the identity node keeps serving meanwhile (the executor is never blocked)."""
+    from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+    from rclpy.task import Future
+
+    from buddy_msgs.srv import LowerLimits
+
+    ros.add(IdentityNode(**ros.node_kwargs(parameter_overrides=[
+        Parameter("profiles_path", value=str(household)),
+        Parameter("effect_answer_timeout_s", value=1.0)])))
+    never: Future = Future()
+
+    async def silent(_req, res):
+        await never
+        return res
+
+    # its own group: an awaiting coroutine holds its group, and the probe's clients must run
+    ros.probe.create_service(LowerLimits, "personality/lower_limits", silent,
+                             callback_group=MutuallyExclusiveCallbackGroup())
+    token = login(ros).token
+    client = ros.probe.create_client(ExecuteCommand, "identity/execute_command")
+    assert ros.spin_until(client.service_is_ready, 5.0)
+    started = time.monotonic()
+    future = client.call_async(ExecuteCommand.Request(
+        action=ExecuteCommand.Request.REQUEST, command=ExecuteCommand.Request.CMD_LOWER_LIMITS,
+        args='{"session_limit_s": 60}', parent_token=token))
+    ros.spin_for(0.2)
+    assert login(ros).success  # answered while the command waits
+    assert ros.spin_until(future.done, 5.0)
+    res = future.result()
+    assert res.execution == ExecuteCommand.Response.EXECUTION_FAILURE
+    assert "did not answer" in res.message and 0.9 <= time.monotonic() - started < 4.0
+    never.set_result(None)
 
 
 def test_forged_parent_over_identity_events_is_refused(ros, node, states, events,

@@ -38,8 +38,18 @@ def entry(tag: str, users: list[str] | None) -> dict:
     return e
 
 
-@pytest.fixture
-def graph(ros, tmp_path: Path):
+@pytest.fixture(params=["stock", "lean"])
+def graph(ros, tmp_path: Path, request):
+    if request.param == "lean":
+        # the graph's own executor (`buddy run`, every node's main): the identity node's
+        # coroutine reply must be resumed there too
+        from buddy_personality.nodes.common.executor import LeanExecutor, make_executor
+
+        ros.executor.remove_node(ros.probe)
+        ros.executor.shutdown()
+        ros.executor = make_executor(ros.context)
+        assert isinstance(ros.executor, LeanExecutor)
+        ros.executor.add_node(ros.probe)
     household = tmp_path / "household.json"
     write_household(household, [Profile("mum", "Anna", "parent"),
                                 Profile("mia", "Mia", "child"),
