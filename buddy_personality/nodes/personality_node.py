@@ -517,6 +517,9 @@ class PersonalityNode(Node):
             "last_end_reason": e.last_end_reason,
             "daily_conversation_s": f"{e.usage.daily_s:.0f}",
             "memory.size": len(e.memory),
+            # DESIGN §5: a corrupt state file is moved aside; counted here (issue 14)
+            "state_files.set_aside.memory": e.memory.set_aside,
+            "state_files.set_aside.usage": e.usage.set_aside,
             "memory.consent_active": e.memory_writable,
             "ticks": self._ticks,
             "events_in": self._events_in,
