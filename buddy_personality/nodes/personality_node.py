@@ -347,6 +347,9 @@ class PersonalityNode(Node):
         if msg.kind == ConversationEvent.STARTED:
             self._apply(self.engine.on_conversation_started, msg.session_id, msg.trigger)
         elif msg.kind == ConversationEvent.ENDED:
+            stale = self.engine.stale_end_reason(msg.session_id)
+            if stale is not None:
+                self._rejections.reject("stale_end", stale)
             self._apply(self.engine.on_conversation_ended, msg.session_id, msg.turns,
                         msg.end_reason or msg.trigger)
         else:
