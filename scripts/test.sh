@@ -11,7 +11,9 @@ bash scripts/setup.sh
 venv="$root/.venv"
 export AMENT_PREFIX_PATH="$venv" PATH="$venv/bin:$PATH" PYTHONDONTWRITEBYTECODE=1
 export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
-export FASTDDS_DEFAULT_PROFILES_FILE="$root/config/fastdds_localhost.xml"
+# Fast DDS 2.14 (Jazzy) reads FASTRTPS_...; Fast DDS 3 reads FASTDDS_... (dds_confinement.py)
+export FASTRTPS_DEFAULT_PROFILES_FILE="$root/config/fastdds_localhost.xml"
+export FASTDDS_DEFAULT_PROFILES_FILE="$FASTRTPS_DEFAULT_PROFILES_FILE"
 export RMW_IMPLEMENTATION=rmw_fastrtps_cpp
 export ROS_DOMAIN_ID=$(( 1 + $$ % 100 ))   # the fixtures refine this per test process
 

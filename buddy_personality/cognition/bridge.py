@@ -479,6 +479,27 @@ class BridgeCore:
             step.probe = True
         return step
 
+    def next_deadline(self, now: float) -> float | None:
+        """The earliest time at which `tick` has something to do (issue 14: the node
+        sleeps until then instead of ticking at 10 Hz). Mirrors `tick` rule by rule."""
+        del now   # every deadline is absolute; `now` keeps the tick's signature
+        times: list[float] = []
+        s = self.session
+        if s is not None and s.pending is not None:
+            p = s.pending
+            times.append(p.started_at + self.config.turn.next_due_s(p.filler_said))
+        if s is not None:
+            if s.phase == PHASE_SPEAKING:
+                times.append(s.speaking_until)
+            elif s.phase in (PHASE_LISTENING, PHASE_PTT) and s.pending is None:
+                times.append(s.last_activity + self.config.silence_timeout_s)
+        elif self.phase == PHASE_DONE and self._idle_at is not None:
+            times.append(self._idle_at)
+        probe_at = None if self._probe_pending else self.health.next_probe_at()
+        if probe_at is not None:
+            times.append(probe_at)
+        return min(times) if times else None
+
     def on_probe_result(self, now: float, ok: bool) -> Step:
         self._probe_pending = False
         step = Step()

@@ -85,8 +85,13 @@ def run(ns: argparse.Namespace) -> int:
             executor.add_node(view.node)
             nodes.append(view.node)
         deadline = time.monotonic() + ns.duration if ns.duration > 0 else None
+        # The live view redraws at 10 Hz; headless, the loop only checks --duration, so
+        # it wakes once a second (issue 14 idle CPU: a 0.1 s timeout alone was 10 of the
+        # graph's 25 wake-ups a second). A stop signal or rclpy.shutdown wakes it at once.
+        wait_s = 0.1 if view is not None else 1.0
         while rclpy.ok() and (deadline is None or time.monotonic() < deadline):
-            executor.spin_once(timeout_sec=0.1)
+            left = wait_s if deadline is None else min(wait_s, deadline - time.monotonic())
+            executor.spin_once(timeout_sec=max(left, 0.0))
             if view is not None:
                 view.redraw()
 
