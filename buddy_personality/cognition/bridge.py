@@ -541,6 +541,15 @@ class BridgeCore:
                 step.system_events.append(ev)
                 step.notes.append(layer_note(ev, "a call succeeded" if result.ok else (
                     f"{self.health.consecutive_failures} failed calls; {st.last_error}")))
+        if not result.cancelled and not abandoned:
+            # DESIGN §1.5: what went wrong with the server is said in one log line per
+            # turn (the counters are failed_attempts and call_failures).
+            errors = "; ".join(result.errors[-2:])
+            if not result.ok:
+                step.notes.append(f"LLM call failed ({errors}); layer 0 answers this turn")
+            elif result.failed_attempts:
+                step.notes.append(f"LLM answered after {result.failed_attempts} failed "
+                                  f"attempt(s) ({errors})")
         s = self.session
         if s is None or s.pending is None or s.pending.ticket != ticket:
             st.stale_results += 1
