@@ -59,8 +59,9 @@ def measure(pid: int, seconds: float) -> dict[str, float]:
 
 
 def all_in_one(env: dict[str, str], logs: Path, seconds: float, warmup: float,
-               run: int) -> dict[str, float]:
-    proc = start([str(VENV_BIN / "buddy"), "run", "--headless"], env, logs / f"run{run}.log")
+               run: int, run_args: list[str]) -> dict[str, float]:
+    proc = start([str(VENV_BIN / "buddy"), "run", "--headless", *run_args], env,
+                 logs / f"run{run}.log")
     try:
         wait_nodes({f"/buddy/{n.removesuffix('_node')}" for n in NODE_EXECUTABLES}, env)
         time.sleep(warmup)
@@ -98,15 +99,22 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--runs", type=int, default=1, help="fresh processes to measure")
+    parser.add_argument("--no-dashboard", action="store_true",
+                        help="measure `buddy run --headless --no-dashboard` (the parent page's "
+                             "share is the difference)")
     parser.add_argument("--separate", action="store_true",
                         help="also measure the five nodes as separate processes")
     ns = parser.parse_args()
     env = confined_env(domain_id=1 + os.getpid() % 100)
     logs = Path(tempfile.mkdtemp(prefix="buddy-bench-"))
     load_before = os.getloadavg()[0]
-    runs = [all_in_one(env, logs, ns.seconds, ns.warmup, i) for i in range(max(1, ns.runs))]
+    run_args = ["--no-dashboard"] if ns.no_dashboard else []
+    runs = [all_in_one(env, logs, ns.seconds, ns.warmup, i, run_args)
+            for i in range(max(1, ns.runs))]
     percent = statistics.median(r["cpu_percent"] for r in runs)
     result: dict[str, object] = {
+        "process": f"buddy run --headless {' '.join(run_args)}".strip(),
+        "executor": "buddy run's one executor thread for all nodes (nodes/common/runtime.py)",
         "window_s": runs[0]["window_s"],
         "cpu_percent_of_one_core": round(percent, 2),
         "target_percent": TARGET_PERCENT,

@@ -13,6 +13,12 @@ from collections.abc import MutableMapping
 from pathlib import Path
 
 PROFILE_NAME = "fastdds_localhost.xml"
+# Jazzy ships Fast DDS 2.14, which reads the profile from FASTRTPS_DEFAULT_PROFILES_FILE and
+# ignores FASTDDS_DEFAULT_PROFILES_FILE (the name Fast DDS 3 uses, from ROS 2 Kilted on).
+# Both are set, so the profile applies on either; until issue 19 found that a SIGKILLed
+# node stayed on the graph for the default 20 s lease, only the first name was set and the
+# profile had never been loaded (the discovery range alone kept DDS on this machine).
+PROFILE_VARIABLES = ("FASTRTPS_DEFAULT_PROFILES_FILE", "FASTDDS_DEFAULT_PROFILES_FILE")
 OPT_OUT_VARIABLE = "BUDDY_DDS"
 OPT_OUT_VALUE = "network"
 
@@ -45,6 +51,7 @@ def confine_dds(
     target["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
     target.pop("ROS_LOCALHOST_ONLY", None)  # deprecated in Jazzy; the range replaces it
     target["RMW_IMPLEMENTATION"] = "rmw_fastrtps_cpp"
-    target["FASTDDS_DEFAULT_PROFILES_FILE"] = str(profile_path())
+    for variable in PROFILE_VARIABLES:
+        target[variable] = str(profile_path())
     target.pop("ROS_STATIC_PEERS", None)
     return target

@@ -11,11 +11,19 @@ bash scripts/setup.sh
 venv="$root/.venv"
 export AMENT_PREFIX_PATH="$venv" PATH="$venv/bin:$PATH" PYTHONDONTWRITEBYTECODE=1
 export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
-export FASTDDS_DEFAULT_PROFILES_FILE="$root/config/fastdds_localhost.xml"
+# Fast DDS 2.14 (Jazzy) reads FASTRTPS_...; Fast DDS 3 reads FASTDDS_... (dds_confinement.py)
+export FASTRTPS_DEFAULT_PROFILES_FILE="$root/config/fastdds_localhost.xml"
+export FASTDDS_DEFAULT_PROFILES_FILE="$FASTRTPS_DEFAULT_PROFILES_FILE"
 export RMW_IMPLEMENTATION=rmw_fastrtps_cpp
 export ROS_DOMAIN_ID=$(( 1 + $$ % 100 ))   # the fixtures refine this per test process
 
-pytest_cmd=("$venv/bin/python" -m pytest -p no:cacheprovider "$@")
+# Two workers (pytest-xdist), whole files per worker (module-scoped graphs stay together),
+# each worker on its own block of ROS domains (test/support/domains.py). Most tests wait
+# on processes and DDS, so two workers fit two cores; BUDDY_TEST_WORKERS=0 runs serially.
+workers=${BUDDY_TEST_WORKERS:-2}
+xdist=()
+if [[ "$workers" != 0 ]]; then xdist=(-n "$workers" --dist loadfile); fi
+pytest_cmd=("$venv/bin/python" -m pytest -p no:cacheprovider "${xdist[@]}" "$@")
 
 if [[ $(id -u) -eq 0 ]] && command -v unshare >/dev/null && unshare -n true 2>/dev/null; then
     echo "[test] running inside a network namespace with loopback only (unshare -n)"

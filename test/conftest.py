@@ -17,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
+# One domain per test process, away from 0 (the default every other ROS user is on);
+# one block of domains per xdist worker (support/domains.py).
+from support.domains import DOMAIN_ID
+
 from buddy_personality.dds_confinement import confine_dds
 
-# One domain per test process, away from 0 (the default every other ROS user is on).
-DOMAIN_ID = 1 + os.getpid() % 100
 confine_dds(domain_id=DOMAIN_ID)
 os.environ.setdefault("AMENT_PREFIX_PATH", sys.prefix)
 os.environ.setdefault("RCUTILS_COLORIZED_OUTPUT", "0")

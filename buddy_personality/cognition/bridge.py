@@ -491,6 +491,27 @@ class BridgeCore:
             step.probe = True
         return step
 
+    def next_deadline(self, now: float) -> float | None:
+        """The earliest time at which `tick` has something to do (issue 14: the node
+        sleeps until then instead of ticking at 10 Hz). Mirrors `tick` rule by rule."""
+        del now   # every deadline is absolute; `now` keeps the tick's signature
+        times: list[float] = []
+        s = self.session
+        if s is not None and s.pending is not None:
+            p = s.pending
+            times.append(p.started_at + self.config.turn.next_due_s(p.filler_said))
+        if s is not None:
+            if s.phase == PHASE_SPEAKING:
+                times.append(s.speaking_until)
+            elif s.phase in (PHASE_LISTENING, PHASE_PTT) and s.pending is None:
+                times.append(s.last_activity + self.config.silence_timeout_s)
+        elif self.phase == PHASE_DONE and self._idle_at is not None:
+            times.append(self._idle_at)
+        probe_at = None if self._probe_pending else self.health.next_probe_at()
+        if probe_at is not None:
+            times.append(probe_at)
+        return min(times) if times else None
+
     def on_probe_result(self, now: float, ok: bool) -> Step:
         self._probe_pending = False
         step = Step()
@@ -532,6 +553,15 @@ class BridgeCore:
                 step.system_events.append(ev)
                 step.notes.append(layer_note(ev, "a call succeeded" if result.ok else (
                     f"{self.health.consecutive_failures} failed calls; {st.last_error}")))
+        if not result.cancelled and not abandoned:
+            # DESIGN §1.5: what went wrong with the server is said in one log line per
+            # turn (the counters are failed_attempts and call_failures).
+            errors = "; ".join(result.errors[-2:])
+            if not result.ok:
+                step.notes.append(f"LLM call failed ({errors}); layer 0 answers this turn")
+            elif result.failed_attempts:
+                step.notes.append(f"LLM answered after {result.failed_attempts} failed "
+                                  f"attempt(s) ({errors})")
         s = self.session
         if s is None or s.pending is None or s.pending.ticket != ticket:
             st.stale_results += 1

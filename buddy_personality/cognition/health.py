@@ -46,6 +46,12 @@ class ServerHealth:
             and now >= self._next_probe
         )
 
+    def next_probe_at(self) -> float | None:
+        """When `probe_due` turns true (None: no probe is scheduled)."""
+        if not self.configured or self.online is True:
+            return None
+        return self._next_probe
+
     def probe_started(self, now: float) -> None:
         self._next_probe = now + self.config.probe_interval_s
 

@@ -186,6 +186,8 @@ def _cap_words(text: str, n: int) -> str:
 
 
 _INTENTION_ADAPTER = TypeAdapter(IntentionUpdateV1)
+KNOWN_FIELDS = frozenset(ConversationResponseV2.model_fields)
+MAX_UNKNOWN_REPORTED = 3
 
 
 def validate_response(data: Any) -> ValidationOutcome:
@@ -287,6 +289,13 @@ def validate_response(data: Any) -> ValidationOutcome:
                 dropped.append(f"intention_updates: target {reason}")
         updates.append(IntentionUpdate(m.operation, m.type, target, m.horizon,
                                        " ".join(m.description.split())))
+
+    # Fields the schema does not have are not used; say so (issue 14: a server that
+    # breaks the schema is reported, not silently half-trusted).
+    unknown = sorted(str(k) for k in data if k not in KNOWN_FIELDS)
+    dropped.extend(f"unknown field {k[:24]!r} ignored" for k in unknown[:MAX_UNKNOWN_REPORTED])
+    if len(unknown) > MAX_UNKNOWN_REPORTED:
+        dropped.append(f"{len(unknown) - MAX_UNKNOWN_REPORTED} more unknown fields ignored")
 
     return ValidationOutcome(
         CognitionResponse(

@@ -46,6 +46,10 @@ class SignalOrder(Generic[T]):
         out, self.held = self.held, []
         return out
 
+    def next_deadline(self) -> float | None:
+        """When `tick` releases the held signals, if a reset is awaited."""
+        return None if self.waiting_for is None else self.since + self.max_hold_s
+
     def tick(self, now: float) -> list[T]:
         if self.waiting_for is None or now - self.since < self.max_hold_s:
             return []

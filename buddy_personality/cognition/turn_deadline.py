@@ -36,6 +36,10 @@ class TurnDeadline:
     def request_budget_s(self) -> float:
         return max(0.1, self.answer_by_s - self.request_margin_s)
 
+    def next_due_s(self, filler_said: bool) -> float:
+        """Seconds after the request started at which `due` next changes its answer."""
+        return self.answer_by_s if filler_said else min(self.filler_after_s, self.answer_by_s)
+
     def due(self, waited_s: float, filler_said: bool) -> str | None:
         """What the turn needs now, after waiting `waited_s` for the server."""
         if waited_s >= self.answer_by_s:

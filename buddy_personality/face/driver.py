@@ -70,6 +70,12 @@ class DriverConfig:
     brightness: int = DEFAULT_BRIGHTNESS
     keepalive_period_s: float = 0.9   # < 1 s so a late tick still makes "once a second"
     time_sync: bool = True
+    # Button events: the firmware sends at most one per 50 ms status cycle
+    # (face-protocol.md), so more than 20 a second is a faulty board or line; a burst of
+    # `button_burst` passes, the rest of a flood is dropped and counted (issue 14).
+    button_rate_hz: float = 20.0
+    button_burst: int = 5
+    notice_every_s: float = 10.0      # one log line per cause at most this often
 
 
 @dataclass(slots=True)
@@ -83,6 +89,7 @@ class DriverCounters:
     board_resets: int = 0
     status_resends: int = 0
     battery_clamped: int = 0
+    buttons_flood_dropped: int = 0
     rejected_inputs: dict[str, int] = field(default_factory=dict)
 
     def reject(self, cause: str) -> None:
@@ -142,6 +149,10 @@ class FaceDriverCore:
         self._stand_in_mood: str | None = None
         self._stand_in_next: float | None = None
         self._renegotiations_seen = 0
+        self._drops_reported: dict[str, int] = {}
+        self._notice_at: dict[str, float] = {}
+        self._button_tokens = float(self.config.button_burst)
+        self._button_at: float | None = None
 
     @property
     def talking(self) -> bool:
@@ -297,7 +308,8 @@ class FaceDriverCore:
                 self.last_heartbeat = payload
                 reason = self.resets.on_heartbeat(payload.uptime_ms) or reason
             elif isinstance(payload, ButtonEvent):
-                buttons.append(payload)
+                if self._button_allowed(now):
+                    buttons.append(payload)
                 board_active = True
             elif isinstance(payload, TouchEvent):
                 touches.append(payload)
@@ -316,6 +328,7 @@ class FaceDriverCore:
                 self._note_renegotiation()
                 board_active = True
                 break   # what follows came from a board that is being renegotiated
+        self._note_drops(now)
         self.flush(now)
         if self.active and self.link.connected:
             self._resend_disagreements(now)
@@ -354,6 +367,42 @@ class FaceDriverCore:
             self.time_sync.stop()
         if self.active:
             self._resend_all(now)
+
+    def _notice_due(self, cause: str, now: float) -> bool:
+        last = self._notice_at.get(cause)
+        if last is not None and now - last < self.config.notice_every_s:
+            return False
+        self._notice_at[cause] = now
+        return True
+
+    def _note_drops(self, now: float) -> None:
+        """DESIGN §1.5: frames the link dropped (garbage, bad CRC, oversize) are counted
+        by the link and said in a log line, one per cause at most every 10 s."""
+        for cause, n in self.link.counters.drops.as_dict().items():
+            if cause == "malformed_payload":   # also a sign of a reset: reported there
+                continue
+            new = n - self._drops_reported.get(cause, 0)
+            if new > 0 and self._notice_due(f"drop_{cause}", now):
+                self._drops_reported[cause] = n
+                self.notices.append(("warning", f"face board link: {new} frame(s) dropped "
+                                     f"({cause}; {n} in all, diagnostics drop_{cause})"))
+
+    def _button_allowed(self, now: float) -> bool:
+        """A token bucket: `button_burst` events, refilled at `button_rate_hz`."""
+        cfg = self.config
+        if self._button_at is not None:
+            self._button_tokens = min(float(cfg.button_burst), self._button_tokens + (
+                now - self._button_at) * cfg.button_rate_hz)
+        self._button_at = now
+        if self._button_tokens >= 1.0:
+            self._button_tokens -= 1.0
+            return True
+        self.counters.buttons_flood_dropped += 1
+        if self._notice_due("button_flood", now):
+            self.notices.append(("warning", "face board button flood: more than "
+                                 f"{cfg.button_rate_hz:g} events a second; the extra ones "
+                                 "are dropped (diagnostics buttons_flood_dropped)"))
+        return False
 
     def _note_renegotiation(self) -> None:
         """Count and report each board reset the link or the detector noticed."""
@@ -485,6 +534,7 @@ class FaceDriverCore:
             "board_resets": str(c.board_resets),
             "status_resends": str(c.status_resends),
             "battery_clamped": str(c.battery_clamped),
+            "buttons_flood_dropped": str(c.buttons_flood_dropped),
         }
         values.update({f"status_mismatch_{k}": str(v)
                        for k, v in self.readback.mismatches.items()})

@@ -108,6 +108,7 @@ class ProfileStore:
         """Open `path` (None keeps profiles in memory only, for tests and the simulator)."""
         self.path = Path(path) if path is not None else None
         self.warnings: list[str] = []
+        self.set_aside = 0    # corrupt files moved aside (diagnostics, issue 14)
         self._profiles: dict[str, Profile] = {}
         self._pin = parent_pin  # in-memory stores only; a file store reads it fresh
         if profiles is not None:
@@ -129,6 +130,7 @@ class ProfileStore:
         except (ValidationError, ValueError, OSError) as exc:
             # DESIGN §5 Persistence: a corrupt file is moved aside, never lost.
             aside = move_aside(self.path)
+            self.set_aside += 1
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             self.warnings.append(f"corrupt household file moved to {aside}: {first}")
             return

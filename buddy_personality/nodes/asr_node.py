@@ -49,6 +49,7 @@ from buddy_personality.speech.transcription import Transcript, TranscriptionClie
 from buddy_personality.speech.vad import Vad, VadUnavailable
 
 TEXT_MAX = 2000
+PROBE_TICK_S = 1.0   # how often the STT probe schedule is looked at
 
 PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("server_url", "", "transcription server base URL (…/v1); the only host audio "
@@ -122,7 +123,9 @@ class AsrNode(Node):
         self._pub_utterance = self.create_publisher(Utterance, "speech/utterance", qos.EVENTS)
         self._pub_system = self.create_publisher(SystemEvent, "system/events", qos.EVENTS)
         self.create_subscription(Bool, "tts/speaking", self._on_speaking, qos.EVENTS)
-        self.create_timer(0.25, self._tick)
+        # The tick only schedules the recogniser-server probe (seconds apart): once a
+        # second is enough (issue 14 idle CPU: at 4 Hz it was the graph's busiest timer).
+        self.create_timer(PROBE_TICK_S, self._tick)
         self._diagnostics = DiagnosticsPublisher(self, self._health)
 
         if not p["server_url"]:

@@ -428,6 +428,8 @@ class IdentityNode(Node):
             "age_group": snap.age_group,
             "command_state": int(core.command_state),
             "household_size": len(self._store.user_ids()),
+            # DESIGN §5: a corrupt household file is moved aside; counted (issue 14)
+            "state_files.set_aside.household": self._store.set_aside,
             "birthday_greetings": self._greetings,
             "greeting_log_errors": self._greeting_log_errors,
             "reset_memory_called": self._resets_called,

@@ -134,8 +134,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("turn_deadline_s", 7.0, "give up on the server and answer from layer 0 after "
               "this long; also the whole request's deadline", min=0.2, max=120.0,
               read_only=True),
-    ParamSpec("tick_hz", 10.0, "conversation timer rate (phases, silence)", min=1.0,
-              max=100.0, read_only=True),
+    ParamSpec("tick_hz", 1.0, "slowest tick: the bridge wakes at its next deadline "
+              "(filler, turn deadline, end of speech, silence, probe, held signals) and at "
+              "least this often", min=0.1, max=100.0, read_only=True),
     ParamSpec("seed", 0, "seed of the session-id RNG", min=0, max=2**31 - 1, read_only=True),
     ParamSpec("alert_log_path", DEFAULT_ALERT_LOG, "HC-9 alert log for the parent dashboard "
               "(JSON lines, docs/SAFETY.md); empty = no log", read_only=True),
@@ -149,6 +150,9 @@ TEXT_MAX = 2000   # DESIGN §5: oversize strings are truncated
 WORKERS = 4       # LLM calls and probes; each ends by its deadline (issue 19)
 TIMEOUT_WARN_S = 120.0  # diagnostics WARN this long after a turn ran out of time
 TAG_MAX = 64
+# The tick wakes this long after a deadline: the core's comparisons are `now >= deadline`
+# or strict, so the deadline has passed when the tick runs.
+DEADLINE_MARGIN_S = 0.001
 
 
 def _finite(x: float, default: float = 0.0) -> float:
@@ -246,7 +250,11 @@ class LlmBridgeNode(Node):
         self.create_subscription(SystemEvent, "system/events", self._on_system, qos.EVENTS)
         self.create_service(Trigger, "llm_bridge/end_conversation", self._on_end)
         self._reset_client = self.create_client(ResetGovernor, "governor/reset")
-        self.create_timer(1.0 / p["tick_hz"], self._tick)
+        # Issue 14 (idle CPU): no fixed 10 Hz tick; the timer is armed for the core's next
+        # deadline (as the face driver's), re-armed after every input, and fires at least
+        # every 1/tick_hz in case a rule has a deadline next_deadline does not know.
+        self._wake_at = 0.0
+        self._timer = self.create_timer(1.0 / p["tick_hz"], self._tick)
         self._diagnostics = DiagnosticsPublisher(self, self._health)
         self._publish_phase_now()
 
@@ -331,6 +339,27 @@ class LlmBridgeNode(Node):
         now = now_s(self)
         self._publish_signals(self._signal_order.tick(now))
         self._apply(self._core.tick(now))
+        self._arm(now, self._next_deadline(now))
+
+    def _next_deadline(self, now: float) -> float:
+        times = [now + 1.0 / self.params["tick_hz"]]
+        for deadline in (self._core.next_deadline(now), self._signal_order.next_deadline()):
+            if deadline is not None:
+                times.append(deadline)
+        return min(times)
+
+    def _arm(self, now: float, deadline: float) -> None:
+        delay = max(deadline - now, 0.0) + DEADLINE_MARGIN_S
+        self._wake_at = now + delay
+        self._timer.timer_period_ns = round(delay * 1e9)
+        self._timer.reset()
+
+    def _rearm_if_sooner(self) -> None:
+        """After an input: bring the tick forward if it made a deadline earlier."""
+        now = now_s(self)
+        deadline = self._next_deadline(now)
+        if deadline + DEADLINE_MARGIN_S < self._wake_at:
+            self._arm(now, deadline)
 
     def _refresh_household(self) -> None:
         if self._household.refresh():
@@ -396,6 +425,12 @@ class LlmBridgeNode(Node):
     # -- outputs -----------------------------------------------------------------------
 
     def _apply(self, step: Step) -> None:
+        try:
+            self._publish_step(step)
+        finally:   # an input may have started a deadline (a turn, a session, a probe)
+            self._rearm_if_sooner()
+
+    def _publish_step(self, step: Step) -> None:
         if step.says:   # every line passes the output guard (DESIGN §6.16)
             t0, c0 = time.perf_counter(), time.thread_time()
             step = self._core.screen(step)

@@ -347,6 +347,9 @@ class PersonalityNode(Node):
         if msg.kind == ConversationEvent.STARTED:
             self._apply(self.engine.on_conversation_started, msg.session_id, msg.trigger)
         elif msg.kind == ConversationEvent.ENDED:
+            stale = self.engine.stale_end_reason(msg.session_id)
+            if stale is not None:
+                self._rejections.reject("stale_end", stale)
             self._apply(self.engine.on_conversation_ended, msg.session_id, msg.turns,
                         msg.end_reason or msg.trigger)
         else:
@@ -517,6 +520,9 @@ class PersonalityNode(Node):
             "last_end_reason": e.last_end_reason,
             "daily_conversation_s": f"{e.usage.daily_s:.0f}",
             "memory.size": len(e.memory),
+            # DESIGN §5: a corrupt state file is moved aside; counted here (issue 14)
+            "state_files.set_aside.memory": e.memory.set_aside,
+            "state_files.set_aside.usage": e.usage.set_aside,
             "memory.consent_active": e.memory_writable,
             "ticks": self._ticks,
             "events_in": self._events_in,

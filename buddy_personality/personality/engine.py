@@ -217,6 +217,9 @@ class PersonalityEngine:
         self._last_tick_t = now  # last time noise was added
         self.conversation_active = False
         self.session_id = ""
+        # Sessions that ended (issue 14): a STARTED that arrives after its own ENDED
+        # (out of order) would otherwise open a session nobody runs.
+        self._ended_sessions: deque[str] = deque(maxlen=32)
         self.turn_id = 0
         self.speaking = False
         self._speaking_since = -math.inf
@@ -820,6 +823,10 @@ class PersonalityEngine:
                 raise InputRejected("missing_session", "conversation started without session_id")
         except InputRejected as exc:
             raise self._reject(exc) from None
+        if session_id in self._ended_sessions:
+            raise self._reject(InputRejected(
+                "stale_start", f"conversation STARTED for {session_id[:40]!r}, which already "
+                "ended (out of order)"))
         if self.conversation_active:
             # RS-1: a session's clock starts once. A STARTED while a session runs (a
             # duplicate, or a second session over the first) would restart the clock and
@@ -849,6 +856,15 @@ class PersonalityEngine:
                                  f"at the limit ({self.guardrails.daily_time_limit_s:.0f} s)")
         return self._finish(now, "conversation")
 
+    def stale_end_reason(self, session_id: str) -> str | None:
+        """Why a conversation ENDED for `session_id` ends nothing (a duplicate, or the end
+        of a session that is not the running one), or None. The engine ignores such an
+        event; the node counts it (DESIGN §5 bad input)."""
+        if session_id and (not self.conversation_active or session_id != self.session_id):
+            what = "a duplicate" if session_id in self._ended_sessions else "not running"
+            return f"conversation ENDED for {session_id[:40]!r} ({what})"
+        return None
+
     def on_conversation_ended(self, now: float, session_id: str = "",
                               turns: int = 0, reason: str = "") -> EngineOutput:
         try:
@@ -857,6 +873,8 @@ class PersonalityEngine:
         except InputRejected as exc:
             raise self._reject(exc) from None
         self._advance(now)
+        if session_id and session_id not in self._ended_sessions:
+            self._ended_sessions.append(session_id)
         if not self.conversation_active or (session_id and session_id != self.session_id):
             return self._finish(now, "conversation")  # L0-07/08 need a conversation to end
         self.conversation_active = False

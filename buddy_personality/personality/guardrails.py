@@ -117,6 +117,7 @@ class UsageCounter:
         "last_boot_day",
         "save_due",
         "session_s",
+        "set_aside",
         "utc_offset_s",
         "warnings",
     )
@@ -131,6 +132,7 @@ class UsageCounter:
         self._dirty_s = 0.0
         self.save_due = False
         self.warnings: list[str] = []
+        self.set_aside = 0    # corrupt files moved aside (diagnostics, issue 14)
         self._load(now)
 
     def _load(self, now: float) -> None:
@@ -150,6 +152,7 @@ class UsageCounter:
             daily = parsed.daily_conversation_s
             boot = parsed.last_boot_local_day
         except (ValueError, KeyError, TypeError) as exc:
+            self.set_aside += 1
             try:
                 aside = f"moved to {move_aside(self._path, now)}"
             except OSError as err:

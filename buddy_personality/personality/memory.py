@@ -158,6 +158,7 @@ class MemoryStore:
         self.version = 0  # bumped on every change, for the engine's bias cache
         self.warnings: list[str] = []
         self.quarantined = 0  # bad entries set aside at the last load (issue 19)
+        self.set_aside = 0    # corrupt files moved aside (diagnostics, issue 14)
         self._load(now)
 
     # -- queries -----------------------------------------------------------------------
@@ -274,6 +275,7 @@ class MemoryStore:
             except ValidationError as err:
                 raise ValueError(validation_reason(err)) from None
         except (ValueError, KeyError, TypeError) as exc:
+            self.set_aside += 1
             try:
                 aside = f"moved to {move_aside(self._path, now)}"
             except OSError as err:

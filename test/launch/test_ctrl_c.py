@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import rclpy
 from rclpy.context import Context
+from support.domains import sibling_domain
 from support.launching import (
     Launched,
     exit_codes,
@@ -45,7 +46,7 @@ EXPECTED_NODES = {f"/{NAMESPACE}/{name}" for name in NODE_CLASSES}
 def one_run(index: int, tmp_path: Path, rng: random.Random) -> dict:
     """Launch, wait until every node is in the graph, hold a moment, Ctrl-C, collect."""
     env = process_env(tmp_path / f"home-{index}")
-    domain = (int(env["ROS_DOMAIN_ID"]) + 3 * index) % 100 + 1  # a fresh graph each run
+    domain = sibling_domain(3 * index)  # a fresh graph each run
     env["ROS_DOMAIN_ID"] = str(domain)
     on_terminal = index % 2 == 0
     primary, secondary = pty.openpty() if on_terminal else (None, None)

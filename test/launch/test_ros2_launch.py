@@ -22,6 +22,7 @@ import rclpy
 from rclpy.context import Context
 from rclpy.parameter import parameter_value_to_python
 from rclpy.parameter_client import AsyncParameterClient
+from support.domains import sibling_domain
 from support.launching import (
     Launched,
     exit_codes,
@@ -143,7 +144,7 @@ def test_launch_and_buddy_run_start_the_same_nodes_with_the_same_parameters(
 
     # buddy run on a domain of its own, so its nodes do not meet the launched ones
     env = process_env(tmp_path)
-    domain = (int(env["ROS_DOMAIN_ID"]) + 50) % 100 + 1
+    domain = sibling_domain(25)
     env["ROS_DOMAIN_ID"] = str(domain)
     other = Context()
     rclpy.init(context=other, domain_id=domain)

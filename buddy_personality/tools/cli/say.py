@@ -68,16 +68,17 @@ def _spin_until(node: Any, done: Callable[[], bool], timeout_s: float) -> bool:
     return True
 
 
-# The node that acts on what we send: the button starts a session in personality (PE-5),
-# a line is answered by the bridge. Several nodes read each topic (tts, the bridge,
-# personality); a reliable, volatile message reaches only the readers matched when it is
-# written, so we wait for the acting node and for every reader the graph knows about.
-ACTING_NODE = {"face/button": "personality", "speech/utterance": "llm_bridge"}
+# The nodes that act on what we send: the button starts a session in the bridge (phases)
+# and wakes personality (PE-5); a line is answered by the bridge. Several nodes read each
+# topic (tts too); a reliable, volatile message reaches only the readers matched when it
+# is written, so we wait for the acting nodes and for every reader the graph knows about.
+ACTING_NODES = {"face/button": {"personality", "llm_bridge"},
+                "speech/utterance": {"llm_bridge"}}
 
 
 def _all_readers_matched(node: Any, pub: Any, namespace: str, topic: str) -> bool:
     readers = node.get_subscriptions_info_by_topic(f"{namespace}/{topic}")
-    return (any(r.node_name == ACTING_NODE[topic] for r in readers)
+    return (ACTING_NODES[topic] <= {r.node_name for r in readers}
             and pub.get_subscription_count() >= len(readers))
 
 

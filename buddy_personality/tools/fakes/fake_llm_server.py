@@ -16,6 +16,8 @@ For tests, benchmarks and `buddy run --demo`: it answers `POST /v1/chat/completi
 - `hang`        accept the request and send nothing for `hang_s` (or until stop())
 - `throttle`    HTTP 429 with `Retry-After: retry_after_s` for the first `throttle_count`
   chat requests, then normal
+- `cut`         SSE that stops in the middle of the JSON answer: half of it, then the
+  connection is closed with no `[DONE]` (a server or proxy that died mid-stream)
 
 Connection refused: `closed_port_url()` gives a URL on a port nobody listens on.
 Every request body is recorded (`requests`) so tests can inspect what was sent, and every
@@ -30,6 +32,7 @@ base URL and serves until interrupted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import socket
 import sys
@@ -41,7 +44,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODES = ("normal", "stream", "malformed", "wrong_schema", "slow", "error500", "reject_guided",
-         "trickle", "hang", "throttle")
+         "trickle", "hang", "throttle", "cut")
 
 DEFAULT_ANSWER: dict[str, Any] = {
     "inner_thought": "The child is sharing something; Buddy should be warm and curious.",
@@ -158,6 +161,7 @@ class FakeLlmServer:
         self.hold_after_done: threading.Event | None = None
         self.hold_timeout_s = 5.0
         self.holds: list[bool] = []
+        self._sockets: list[socket.socket] = []   # accepted connections (closed by stop)
         self._lock = threading.Lock()
         self._timing_added = threading.Condition(self._lock)
         self._httpd = _QuietServer(("127.0.0.1", port), self._handler_class())
@@ -202,6 +206,13 @@ class FakeLlmServer:
         self._stopping.set()  # ends hanging and trickling answers
         self._httpd.shutdown()
         self._httpd.server_close()
+        # A server that is gone keeps no connection open (a kept-alive one would go on
+        # answering from its handler thread): close them, as a dying process does.
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
         if self._thread is not None:
             self._thread.join(timeout=5)
 
@@ -273,6 +284,7 @@ class FakeLlmServer:
                 host, port = self.client_address[:2]
                 with server._lock:
                     server.connections.append((str(host), int(port)))
+                    server._sockets.append(self.request)
 
             def _send_json(self, code: int, doc: dict[str, Any]) -> None:
                 data = json.dumps(doc).encode()
@@ -372,6 +384,8 @@ class FakeLlmServer:
                     self.wfile.write(event)
                     self.wfile.flush()
 
+                if server.mode == "cut":
+                    content = content[:len(content) // 2]
                 try:
                     for i in range(0, len(content), n):
                         ev = {"object": "chat.completion.chunk",
@@ -381,6 +395,9 @@ class FakeLlmServer:
                         self._chunks += 1
                         if server.chunk_delay_s > 0:
                             time.sleep(server.chunk_delay_s)
+                    if server.mode == "cut":  # no [DONE], no end of the chunked body
+                        self.close_connection = True
+                        return
                     send(b"data: [DONE]\n\n")
                     hold = server.hold_after_done
                     if hold is not None:
