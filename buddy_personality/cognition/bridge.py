@@ -103,6 +103,8 @@ BUTTON_PTT = 0
 BTN_PRESS, BTN_RELEASE, BTN_TOGGLE, BTN_CLICK = 0, 1, 2, 3
 # GuardrailEvent actions that lift an RS-2 lockout (the daily counter was reset).
 LOCKOUT_LIFT_ACTIONS = frozenset({"lifted", "reset", "daily_reset", "budget_reset"})
+# While tts/speaking says a line plays, SPEAKING holds at most this long without news.
+VOICE_HOLD_S = 60.0
 
 
 @dataclass(slots=True, frozen=True)
@@ -224,6 +226,7 @@ class Session:
     last_activity: float
     turns: int = 0
     speaking_until: float = 0.0
+    answer_voiced: bool = False         # tts/speaking rose since the answer was handed over
     history: list[HistoryTurn] = field(default_factory=list)
     topics_seen: set[str] = field(default_factory=set)
     intentions: IntentionStore = field(default_factory=IntentionStore)
@@ -284,6 +287,7 @@ class BridgeCore:
         self._ticket = 0
         self._probe_pending = False
         self._abandoned: set[int] = set()   # tickets given up at the turn deadline
+        self._voice = False                  # tts/speaking: a line of Buddy's is playing
         self.speaker = SpeakerTracker()   # who is speaking, from their words (erratum 17)
 
     # --- state inputs -------------------------------------------------------------------
@@ -444,10 +448,18 @@ class BridgeCore:
     def on_tts_speaking(self, now: float, speaking: bool) -> Step:
         """The real voice (`tts/speaking`, from the audio) replaces the text-length
         estimate of when Buddy stops speaking."""
+        self._voice = bool(speaking)
         s = self.session
         if s is not None and s.phase == PHASE_SPEAKING:
-            # a line never lasts a minute: a voice that dies mid-line cannot hold SPEAKING
-            s.speaking_until = now + 60.0 if speaking else now
+            if speaking:
+                # a line never lasts a minute: a voice that dies mid-line cannot hold SPEAKING
+                s.answer_voiced = True
+                s.speaking_until = now + VOICE_HOLD_S
+            elif s.answer_voiced:
+                s.speaking_until = now
+            # else: a line handed over before the answer (the turn deadline's filler)
+            # ended; the tts node plays the answer next (lines of one turn queue, §4.7),
+            # so Buddy is not done speaking
         return Step()
 
     def end_conversation(self, now: float) -> tuple[bool, Step]:
@@ -844,7 +856,10 @@ class BridgeCore:
         s.topics_seen.update(topics)
         s.turns = turn_id
         s.history.append(HistoryTurn(user_text, reply, emotion or self.mood, tuple(topics)))
-        s.speaking_until = now + self._speech_duration(reply)
+        # A line still playing (a filler) delays the answer, which queues behind it: the
+        # answer's own voice then says when Buddy stops (on_tts_speaking).
+        s.answer_voiced = False
+        s.speaking_until = now + (VOICE_HOLD_S if self._voice else self._speech_duration(reply))
         signal = governor_signal(TurnOutcome(
             source=source, child_affect=child_affect, new_topics=len(new_topics),
             session_elapsed_s=now - s.started_at, session_limit_s=self.config.session_limit_s,

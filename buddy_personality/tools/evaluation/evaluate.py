@@ -84,6 +84,7 @@ def evaluate(samples: Sequence[m.Sample], speaking_starts: Sequence[float] | Non
         return out
 
     arcs = reply_arcs(all_sessions)
+    llm_arcs = reply_arcs(llm_sessions)
     na: dict[str, str] = {}
     # A session of one or two replies (a child who only said hello, an HC-9 stop) has no
     # mood distribution to compare: the CV uses the sessions the arc uses, when the source
@@ -130,6 +131,9 @@ def evaluate(samples: Sequence[m.Sample], speaking_starts: Sequence[float] | Non
         "arc_sessions": len(arcs),
         "arc_smoothness_max": max((a for a in arcs if not math.isnan(a)), default=math.nan),
         "arc_smoothness_per_session": arcs,
+        # the sessions whose replies the LLM chose: what an LLM control changes
+        "arc_smoothness_layer1": _mean(llm_arcs),
+        "arc_sessions_layer1": len(llm_arcs),
         "greeting_sessions": len(greetings) if greetings is not None else None,
         "greetings_missed": [g.first_reply for g in (greetings or []) if not g.addressed],
         "sessions": len(all_sessions),
@@ -244,15 +248,25 @@ class Source:
 def load_timeline(ns: argparse.Namespace) -> Source:
     with _progress() as bar:
         if ns.simulate_day:
-            from buddy_personality.tools.sim.sim_day import DAY_S, simulate_day  # noqa: PLC0415
+            from buddy_personality.tools.sim.sim_day import (  # noqa: PLC0415
+                DAY_S,
+                SERVER_CHARS_PER_S,
+                simulate_day,
+            )
+
+            speed = ns.server_chars_per_s or SERVER_CHARS_PER_S
 
             task = bar.add_task(f"simulating a day (seed {ns.seed})", total=DAY_S)
             day = simulate_day(ns.seed, progress=lambda k: bar.update(task, completed=k),
                                conversations=ns.conversations,
-                               shuffle_emotions=ns.shuffle_emotions)
+                               shuffle_emotions=ns.shuffle_emotions,
+                               random_emotions=ns.random_emotions,
+                               server_chars_per_s=speed)
             facts = {"source": f"simulated day, seed {ns.seed}",
                      "corpus": day.corpus,
                      "emotions_shuffled": ns.shuffle_emotions,
+                     "emotions_random": ns.random_emotions,
+                     "server_chars_per_s": speed,
                      "conversations_held": len(day.conversations),
                      "replies": day.replies,
                      "layer0_replies": day.layer0_replies,
@@ -262,6 +276,7 @@ def load_timeline(ns: argparse.Namespace) -> Source:
                      "guardrail_events": day.guardrails,
                      "engine": day.engine_stats}
             title = f"Simulated day, seed {ns.seed}" + (
+                ", emotions random" if ns.random_emotions else
                 ", emotions shuffled" if ns.shuffle_emotions else "")
             return Source(day.samples, day.speaking_starts, day.greetings, title, facts,
                           day.safety_stops)
@@ -290,6 +305,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shuffle-emotions", action="store_true",
                    help="replace each reply's emotion with one drawn at random from the "
                         "corpus (an incoherent LLM: the control for arc smoothness)")
+    p.add_argument("--random-emotions", action="store_true",
+                   help="replace each reply's emotion with one of the 13 moods drawn "
+                        "uniformly (an LLM whose emotions are noise)")
+    p.add_argument("--server-chars-per-s", type=float, default=None, metavar="N",
+                   help="how fast the simulated LLM server streams its answer (default 160, "
+                        "~40 tokens/s; 80 = a slow server: a filler line before every "
+                        "answer)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", type=Path, default=None, metavar="FILE.png",
                    help="draw the VA trajectory over the 13 anchors and a mood timeline")
@@ -301,8 +323,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     if ns.simulate_day == (ns.bag is not None):
         parser.error("give either a BAG or --simulate-day")
-    if not ns.simulate_day and (ns.conversations is not None or ns.shuffle_emotions):
-        parser.error("--conversations and --shuffle-emotions need --simulate-day")
+    if not ns.simulate_day and (ns.conversations is not None or ns.shuffle_emotions
+                                or ns.random_emotions):
+        parser.error("--conversations, --shuffle-emotions and --random-emotions need "
+                     "--simulate-day")
+    if ns.shuffle_emotions and ns.random_emotions:
+        parser.error("give --shuffle-emotions or --random-emotions, not both")
+    if ns.server_chars_per_s is not None and ns.server_chars_per_s <= 0:
+        parser.error("--server-chars-per-s must be positive")
     try:
         source = load_timeline(ns)
     except ValueError as exc:  # BagError, CorpusError (names the line and field)

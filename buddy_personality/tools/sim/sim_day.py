@@ -52,6 +52,7 @@ from buddy_personality.cognition.bridge import (
     PHASE_LISTENING,
     PHASE_SPEAKING,
     BridgeCore,
+    SayOut,
     Step,
 )
 from buddy_personality.cognition.client import CallResult
@@ -70,7 +71,9 @@ from buddy_personality.personality.engine import (
     PersonalityEngine,
 )
 from buddy_personality.personality.guardrails import GuardrailConfig
+from buddy_personality.personality.moods import MOODS
 from buddy_personality.personality.records import EngineOutput, GuardrailTriggered
+from buddy_personality.speech.tts_core import Decision, Line, TtsCore
 from buddy_personality.tools.evaluation.metrics import Greeting, Sample
 from buddy_personality.tools.sim.corpus import DEFAULT_CORPUS, Conversation, load_corpus
 
@@ -88,12 +91,19 @@ BUTTON_CLICK = 3
 
 # How the pieces take time (seconds). A child speaks about 2 words a second and answers
 # a few seconds after Buddy stops; the server's first token comes after ~0.4 s and the
-# answer streams at ~80 characters a second (a 7-8B model on a home GPU); TTS starts a
-# moment after the line is handed over and says ~2.5 words a second.
+# answer streams at ~160 characters a second (~40 tokens a second: a Qwen3-8B on a home
+# GPU); TTS starts a moment after the line is handed over and says ~2.5 words a second.
+#
+# The server's speed matters since issue 19: a turn that waits 2.5 s gets a filler line
+# (cognition/turn_deadline.py, whose design figure is "a home-server Qwen3-8B answers a
+# short turn in 1-3 s"). The corpus' answers are 250-380 characters of JSON, so at 160
+# characters a second a turn takes 1.9-2.8 s and about a third get a filler. The day
+# used 80 characters a second until then (3.5-5 s a turn: every turn a slow one, a filler
+# before every answer); `server_chars_per_s` still gives that slow-server day.
 CHILD_WORDS_PER_S = 2.0
 CHILD_PAUSE_S = (2.0, 7.0)
 SERVER_FIRST_TOKEN_S = (0.3, 0.6)
-SERVER_CHARS_PER_S = 80.0
+SERVER_CHARS_PER_S = 160.0
 SERVER_DOWN_FAIL_S = 2.0  # a call to a down server fails after the client's connect tries
 PROBE_S = 0.2
 TTS_START_S = 0.2
@@ -133,6 +143,8 @@ class SimDay:
     layer0_replies: int = 0
     safety_stops: list[float] = field(default_factory=list)  # sessions ended by HC-9
     names_in_prompt: list[bool] = field(default_factory=list)  # per confirmed child, layer 1
+    voice: list[tuple[float, float, str]] = field(default_factory=list)  # lines as played
+    llm_latency_max_s: float = 0.0  # the slowest answer of the server (when it was up)
 
 
 @dataclass(slots=True)
@@ -203,10 +215,13 @@ class _Day:
     """The cores of the graph wired as the nodes wire them, plus the world around them."""
 
     def __init__(self, seed: int, conversations: Sequence[Conversation], corpus: str,
-                 shuffle_emotions: bool = False) -> None:
+                 shuffle_emotions: bool = False, random_emotions: bool = False,
+                 server_chars_per_s: float = SERVER_CHARS_PER_S) -> None:
         self.rng = random.Random(seed)
         self.seed = seed
         self.shuffle_emotions = shuffle_emotions
+        self.random_emotions = random_emotions
+        self.server_chars_per_s = server_chars_per_s
         self.guard_cfg = GuardrailConfig()
         self.engine = PersonalityEngine(DAY_START, seed=seed, guardrails=self.guard_cfg)
         self.bridge = BridgeCore(random.Random(seed + 1), server_configured=True)
@@ -221,6 +236,11 @@ class _Day:
         self.names_in_prompt: list[bool] = []
         self.heap: list[_Action] = []
         self._seq = itertools.count()
+        self.tts = TtsCore()  # the tts node's rules: a turn's lines queue, newer ones cut
+        self.voice: Line | None = None  # the line whose audio is playing
+        self.voice_started = 0.0
+        self.played: list[tuple[float, float, str]] = []
+        self.speaking = False  # what tts/speaking last said
         self.samples: list[Sample] = []
         self.speaking_starts: list[float] = []
         self.greetings: list[Greeting] = []
@@ -305,6 +325,7 @@ class _Day:
             elif conv.kind == CONV_ENDED:
                 if conv.trigger == END_HC9:
                     self.safety_stops.append(now)
+                self.voice_decision(now, self.tts.on_session_ended(now, conv.session_id))
                 self.feed(e.on_conversation_ended(now, conv.session_id, conv.turns), now)
                 self.identity.conversation_ended(now)  # as the identity node does
                 self.publish_identity(now)
@@ -318,7 +339,7 @@ class _Day:
             self.feed(e.on_ai_emotion(now, i.emotion, i.intensity, i.confidence, i.source,
                                       i.mood_reason, out.session_id, out.turn_id), now)
         for say in step.says:
-            self.speak(now, say.text, say.session_id)
+            self.speak(now, say)
         for phase in step.phases:
             if phase.phase == PHASE_SPEAKING:
                 self.speaking_starts.append(now)
@@ -334,17 +355,54 @@ class _Day:
         if step.probe:
             self.add(now + PROBE_S, "probe")
 
-    def speak(self, now: float, text: str, session_id: str) -> None:
-        """TTS: speaking on shortly after the line is handed over, off when it is said."""
-        start = now + TTS_START_S
-        self.add(start, "tts", speaking=True)
-        self.add(start + _words(text) / TTS_WORDS_PER_S + TTS_PAD_S, "tts", speaking=False)
+    def speak(self, now: float, say: SayOut) -> None:
+        """`tts/say` to the tts node: its own queue decides when each line plays."""
         ch = self.child
-        if ch is not None and ch.confirmed and not ch.greeted and session_id == ch.session_id:
+        if (ch is not None and ch.confirmed and not ch.greeted
+                and say.session_id == ch.session_id):
             # DESIGN §6.13: the first reply after the identity is confirmed (the bridge's
             # own greeting, erratum 17, in both layers)
             ch.greeted = True
-            self.greetings.append(Greeting(now, ch.conv.child_name, text, self.bridge.layer))
+            self.greetings.append(Greeting(now, ch.conv.child_name, say.text,
+                                           self.bridge.layer))
+        self.voice_decision(now, self.tts.on_say(now, say.text, say.emotion,
+                                                 say.session_id, say.turn_id))
+
+    def voice_decision(self, now: float, d: Decision) -> None:
+        """Play out a tts decision as the node's audio does: a cut line stops at once; a
+        line starts a moment after it is handed over and lasts as long as its words take.
+        `tts/speaking` is true from a line's first sample to its last, so lines of one turn
+        (a turn-deadline filler, then the answer) are two stretches of speech, one after
+        the other, never on top of each other."""
+        if d.cut is not None and self.voice is not None and self.voice.line_id == d.cut:
+            self.voice_end(now, d.cut)
+        if d.start is not None:
+            self.add(now + TTS_START_S, "tts_start", line=d.start)
+
+    def voice_start(self, now: float, line: Line) -> None:
+        if self.tts.current is not line or self.voice is not None:
+            return  # cut or superseded before its first sample
+        self.voice = line
+        self.voice_started = now
+        self.set_speaking(now, True)
+        self.add(now + _words(line.text) / TTS_WORDS_PER_S + TTS_PAD_S, "tts_end",
+                 line_id=line.line_id)
+
+    def voice_end(self, now: float, line_id: int) -> None:
+        if self.voice is None or self.voice.line_id != line_id:
+            return  # already cut
+        self.played.append((self.voice_started, now, self.voice.text))
+        self.voice = None
+        self.set_speaking(now, False)
+        self.voice_decision(now, self.tts.on_line_finished(now, line_id))
+
+    def set_speaking(self, now: float, speaking: bool) -> None:
+        """`tts/speaking` to its readers: the personality engine (L0-09) and the bridge."""
+        if speaking == self.speaking:
+            return
+        self.speaking = speaking
+        self.feed(self.engine.on_speech_activity(now, speaking), now)
+        self.route(self.bridge.on_tts_speaking(now, speaking), now)
 
     # ---------------------------------------------------------------- the server
     def llm_call(self, now: float, ticket: int, messages: list[dict[str, str]]) -> None:
@@ -368,10 +426,10 @@ class _Day:
                 found.append(k)
                 break
         if found:
-            self.add(t0 + found[0] / SERVER_CHARS_PER_S, "llm_inline", ticket=ticket,
+            self.add(t0 + found[0] / self.server_chars_per_s, "llm_inline", ticket=ticket,
                      emotion=stream.fields["emotion"])
-        self.add(t0 + len(text) / SERVER_CHARS_PER_S, "llm_result", ticket=ticket,
-                 reply=text, latency=t0 + len(text) / SERVER_CHARS_PER_S - now)
+        done = t0 + len(text) / self.server_chars_per_s
+        self.add(done, "llm_result", ticket=ticket, reply=text, latency=done - now)
 
     def reply_for(self, ch: _Session | None) -> dict[str, Any]:
         """The corpus reply to the line the child just said."""
@@ -381,7 +439,9 @@ class _Day:
         k = ch.said - 1 - (2 if ch.conv.child else 0)  # the corpus turn of this line
         turn = ch.conv.turns[max(0, min(len(ch.conv.turns) - 1, k))]
         reply = dict(turn.reply)
-        if self.shuffle_emotions:
+        if self.random_emotions:
+            reply["emotion"] = self.rng.choice(MOODS)
+        elif self.shuffle_emotions:
             reply["emotion"] = self.rng.choice(self.emotions)
         return reply
 
@@ -441,8 +501,10 @@ class _Day:
                 self.say_line(now)
             elif ch is not None and ch.conv.id == kw["conv"] and self.bridge.session is None:
                 self.child = None  # the session never started (RS-2 lockout) or ended
-        elif a.kind == "tts":
-            self.feed(e.on_speech_activity(now, kw["speaking"]), now)
+        elif a.kind == "tts_start":
+            self.voice_start(now, kw["line"])
+        elif a.kind == "tts_end":
+            self.voice_end(now, kw["line_id"])
         elif a.kind == "button":
             self.feed(e.on_button(now, BUTTON_ACTION, BUTTON_CLICK), now)
             self.route(self.bridge.on_button(now, BUTTON_ACTION, BUTTON_CLICK), now)
@@ -485,15 +547,19 @@ class _Day:
 
 def simulate_day(seed: int, *, progress: Callable[[int], None] | None = None,
                  duration_s: int = DAY_S, conversations: Path | str | None = None,
-                 shuffle_emotions: bool = False) -> SimDay:
+                 shuffle_emotions: bool = False, random_emotions: bool = False,
+                 server_chars_per_s: float = SERVER_CHARS_PER_S) -> SimDay:
     """Run the day; `progress(seconds_done)` is called every simulated minute.
 
     `conversations`: a corpus file (None = the shipped default corpus); raises
     CorpusError for an invalid one. `shuffle_emotions`: every reply's emotion is replaced
-    by one drawn at random from the corpus' emotions (an incoherent "LLM", the control
-    for arc smoothness)."""
+    by one drawn at random from the corpus' emotions (an "LLM" whose emotions ignore the
+    turn but keep the corpus' mix). `random_emotions`: by one of the 13 moods drawn
+    uniformly (an "LLM" whose emotions are noise: the random walk of spec 002 A.2's arc
+    research). `server_chars_per_s`: how fast the server streams its answer."""
     corpus = load_corpus(conversations)
-    day = _Day(seed, corpus, str(conversations or "default"), shuffle_emotions)
+    day = _Day(seed, corpus, str(conversations or "default"), shuffle_emotions,
+               random_emotions, server_chars_per_s)
     day.run(duration_s, progress)
     stats = day.engine.stats
     return SimDay(
@@ -502,4 +568,5 @@ def simulate_day(seed: int, *, progress: Callable[[int], None] | None = None,
          "gate_rejections": dict(stats.gate_rejections),
          "idle_rules_fired": dict(stats.idle_rules_fired)},
         day.guardrails, day.speaking_starts, day.greetings, day.corpus, day.held,
-        day.replies, day.bridge.stats.layer0_replies, day.safety_stops, day.names_in_prompt)
+        day.replies, day.bridge.stats.layer0_replies, day.safety_stops, day.names_in_prompt,
+        day.played, day.bridge.stats.max_latency_s)

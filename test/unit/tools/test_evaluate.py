@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -65,6 +66,13 @@ def test_the_day_exercises_what_it_is_meant_to(day: sim_day.SimDay) -> None:
 def test_every_reply_is_spoken_for_as_long_as_its_words_take(day: sim_day.SimDay) -> None:
     """TTS speaking on and off (L0-09) once per spoken line, never overlapping."""
     assert day.engine_stats["impulses_by_source"]["speech_signal"] <= day.replies + 30
+    lines = sorted(day.voice)
+    assert len(lines) >= day.replies
+    assert all(e0 <= s1 for (_, e0, _), (s1, _, _) in itertools.pairwise(lines))
+    words = {text: len(text.split()) for _, _, text in lines}
+    assert all(end - start == pytest.approx(
+        words[text] / sim_day.TTS_WORDS_PER_S + sim_day.TTS_PAD_S)
+        for start, end, text in lines if end - start > 0.2)   # (cut lines are shorter)
 
 
 def test_known_children_are_confirmed_and_greeted(day: sim_day.SimDay) -> None:
@@ -87,12 +95,10 @@ def test_the_default_day_meets_every_a2_indicator(day: sim_day.SimDay) -> None:
     report = evaluate.evaluate(day.samples, day.speaking_starts, day.greetings,
                                safety_stops=day.safety_stops)
     assert not report["not_applicable"]
-    # The class CV follows how alike the conversations are and sits near its 0.30
-    # threshold on this corpus (0.21-0.32 across seeds and merges, docs/EVALUATION.md):
-    # it is reported, not asserted; the other four criteria hold with a wide margin.
-    assert 0.0 < report["mood_cv"] < 0.45
+    # DESIGN §6.13 "Emotional consistency, CV < 0.30" with the others. The class CV sits
+    # closest to its threshold (0.25-0.29 on seeds 1-5, docs/EVALUATION.md); on a slow
+    # server (a filler before every answer) it is 0.31-0.34 and fails.
     expected = dict.fromkeys(KEYS, True)
-    del expected["mood_cv"]
     assert {k: report["pass"][k] for k in expected} == expected, {k: report[k] for k in KEYS}
     assert report["mood_cv_sessions"] >= metrics.CV_MIN_SESSIONS
     assert report["layer0"]["sessions"] >= 1
