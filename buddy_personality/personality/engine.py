@@ -352,7 +352,7 @@ class PersonalityEngine:
         if self.usage.save_due:
             self._resume_save_due = True  # the session state goes with the RS-2 counter
             try:
-                self.usage.save()
+                self.usage.save(counted_until=self._last_t)
             except OSError as exc:
                 self._write_failed("usage", exc)
         if self._resume_save_due:
@@ -404,7 +404,11 @@ class PersonalityEngine:
             self._rs1_sent = state.rs1_sent
             # The session went on while this process was down (the bridge runs it): the
             # gap counts as talk, so RS-1 / RS-2 err on the child's side, never lose time.
-            gap = max(0.0, now - state.saved_at)
+            # Counted from where the RS-2 counter on disk stops (its own time), so a kill
+            # between the usage and state writes neither loses nor doubles talk.
+            counted_until = self.usage.counted_until
+            since = state.saved_at if counted_until is None else counted_until
+            gap = max(0.0, now - min(since, now))
             self.usage.add_conversation_time(gap)
             self.usage.save_due = True
             self.resumed = (f"session {state.session_id} resumed at "

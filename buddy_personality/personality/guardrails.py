@@ -88,6 +88,11 @@ class UsageFile(BaseModel):
     # issue 16: today's limits as a parent lowered them (absent in older files: none)
     lowered_session_limit_s: Annotated[float, Field(gt=0.0), AfterValidator(finite)] | None = None
     lowered_daily_limit_s: Annotated[float, Field(gt=0.0), AfterValidator(finite)] | None = None
+    # The engine time the counter covers up to (absent in older files). A restart that
+    # resumes a session counts the downtime from here, not from the personality state
+    # file's time: the two files are written one after the other, and a SIGKILL between
+    # the writes counted up to 5 s twice (issue 14/19 fault tests).
+    counted_until: Annotated[float, AfterValidator(finite)] | None = None
 
 
 @dataclass(slots=True, frozen=True)
@@ -149,6 +154,7 @@ class UsageCounter:
     __slots__ = (
         "_dirty_s",
         "_path",
+        "counted_until",
         "daily_s",
         "day",
         "last_boot_day",
@@ -171,6 +177,7 @@ class UsageCounter:
         # issue 16: a parent's lower limits for today (None: the configured limit holds)
         self.lowered_session_s: float | None = None
         self.lowered_daily_s: float | None = None
+        self.counted_until: float | None = None   # of the counter on disk (today's)
         self._dirty_s = 0.0
         self.save_due = False
         self.warnings: list[str] = []
@@ -204,15 +211,18 @@ class UsageCounter:
         self.last_boot_day = int(boot) if boot is not None else None
         if day == self.day:
             self.daily_s = daily
+            self.counted_until = parsed.counted_until
             self.lowered_session_s = parsed.lowered_session_limit_s
             self.lowered_daily_s = parsed.lowered_daily_limit_s
 
-    def save(self) -> None:
+    def save(self, counted_until: float | None = None) -> None:
+        """Write the counter; `counted_until` is the engine time it covers up to."""
         self._dirty_s = 0.0
         self.save_due = False
         if self._path is None:
             return
         atomic_write_json(self._path, {
+            "counted_until": counted_until,
             "version": USAGE_SCHEMA_VERSION,
             "local_day": self.day,
             "daily_conversation_s": self.daily_s,

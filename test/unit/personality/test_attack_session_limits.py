@@ -121,6 +121,29 @@ def test_restarted_personality_resumes_affect_idle_state_and_session(tmp_path) -
     assert fired and fired[0] <= 901
 
 
+def test_a_kill_between_the_usage_and_state_writes_neither_doubles_nor_loses_talk(
+        tmp_path) -> None:
+    """spec 002 §9.3 RS-2 counts the talk there was. The usage file and the personality
+    state file are written one after the other; killed between the two writes, the state
+    file was 5 s older than the counter and the restart counted those 5 s twice (the
+    fault test saw 29.6 s counted for 24.8 s of talk). The downtime now starts where the
+    counter on disk stops."""
+    paths = dict(usage_path=tmp_path / "usage.json", state_path=tmp_path / "state.json")
+    first = make_engine(**paths, defer_writes=True)
+    first.on_conversation_started(T0, "s1")
+    for s in range(1, 11):
+        first.tick(T0 + s)
+        first.flush_writes()              # both files at T0+5 and T0+10
+    state_before = (tmp_path / "state.json").read_bytes()
+    for s in range(11, 16):
+        first.tick(T0 + s)
+    first.usage.save(counted_until=T0 + 15)   # the usage write landed, then SIGKILL
+    (tmp_path / "state.json").write_bytes(state_before)   # the state write did not
+    second = make_engine(T0 + 20, **paths)    # up again 5 s later
+    assert second.conversation_active
+    assert second.usage.daily_s == pytest.approx(20.0, abs=0.01)   # T0 .. T0+20, once
+
+
 def test_restart_long_after_keeps_the_idle_state_and_ends_the_old_session(tmp_path) -> None:
     state = tmp_path / "state.json"
     first = make_engine(state_path=state)
