@@ -148,22 +148,22 @@ class FakeSttServer:
                 except (ValueError, EOFError):
                     samples, rate = np.zeros(0, np.float32), 0
                 if server.mode == "error500":
-                    status, text = 500, ""
-                    self._send_json(500, {"error": {"message": "scripted failure"}})
+                    status, text, doc = 500, "", {"error": {"message": "scripted failure"}}
                 elif not wav:
-                    status, text = 400, ""
-                    self._send_json(400, {"error": {"message": "no file"}})
+                    status, text, doc = 400, "", {"error": {"message": "no file"}}
                 else:
                     text = server._answer_text()
                     if server.delay_s > 0:
                         time.sleep(server.delay_s)
-                    status = 200
-                    self._send_json(200, {"text": text})
+                    status, doc = 200, {"text": text}
+                # Recorded before the answer goes out: a client that has its answer finds
+                # the turn already in `turns()` (a test raced the recording once).
                 turn = ReceivedTurn(received_at, time.monotonic(), fields, rate, samples,
                                     status, text)
                 with server._added:
                     server.received.append(turn)
                     server._added.notify_all()
+                self._send_json(status, doc)
 
         return Handler
 
