@@ -25,7 +25,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.client import Client
 from rclpy.node import Node
 
@@ -35,6 +34,7 @@ from buddy_msgs.msg import (
     FaceState,
     GuardrailEvent,
     PersonalitySnapshot,
+    UsageState,
 )
 from buddy_msgs.srv import ExecuteCommand, ListMemories, ParentLogin, RequestConsent
 from buddy_personality.dashboard.app import DashboardApp
@@ -112,10 +112,7 @@ class ParentDashboardNode(Node):
         self.create_subscription(GuardrailEvent, "personality/guardrail", self._on_guardrail,
                                  qos.EVENTS)
         self.create_subscription(ConsentState, "consent/state", self._on_consent, qos.LATCHED)
-        self.create_subscription(DiagnosticArray, "/diagnostics", self._on_diagnostics,
-                                 qos.DIAGNOSTICS)
-        self._personality_status = (
-            f"{self.get_namespace().rstrip('/')}/personality".lstrip("/"))
+        self.create_subscription(UsageState, "personality/usage", self._on_usage, qos.LATCHED)
 
         self.login_client = self.create_client(ParentLogin, "identity/parent_login")
         self.command_client = self.create_client(ExecuteCommand, "identity/execute_command")
@@ -163,19 +160,12 @@ class ParentDashboardNode(Node):
     def _on_consent(self, msg: ConsentState) -> None:
         self.view.on_consent([(r.user_id, r.scope, r.state) for r in msg.records])
 
-    def _on_diagnostics(self, msg: DiagnosticArray) -> None:
-        for status in msg.status:
-            if status.name != self._personality_status:
-                continue
-            values = {kv.key: kv.value for kv in status.values}
-            # RS-1/RS-2 in force (issue 16: a parent may have lowered them for today); a
-            # personality node that reports them also takes lower_limits
-            session_limit = _float(values.get("session_limit_s"))
-            daily_limit = _float(values.get("daily_limit_s"))
-            if session_limit and daily_limit and session_limit > 0 and daily_limit > 0:
-                self.view.on_limits(session_limit, daily_limit, can_lower=True)
-            self.view.on_usage(_float(values.get("session_s")),
-                               _float(values.get("daily_conversation_s")))
+    def _on_usage(self, msg: UsageState) -> None:
+        # RS-1/RS-2 in force (issue 16: a parent may have lowered them for today); a
+        # personality node that reports them also takes lower_limits
+        if msg.session_limit_s > 0 and msg.daily_limit_s > 0:
+            self.view.on_limits(msg.session_limit_s, msg.daily_limit_s, can_lower=True)
+        self.view.on_usage(_finite(msg.session_s), _finite(msg.daily_s))
 
     # -- services, awaited from the web server's loop --------------------------------
     async def call(self, client: Client, request: Any) -> Any:
@@ -221,11 +211,8 @@ class ParentDashboardNode(Node):
         super().destroy_node()
 
 
-def _float(text: str | None) -> float | None:
-    try:
-        return float(text) if text is not None else None
-    except ValueError:
-        return None
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) and value >= 0.0 else None
 
 
 class RosDashboardPort:

@@ -51,6 +51,7 @@ from buddy_msgs.msg import (
     MoodChanged,
     PersonalitySnapshot,
     SystemEvent,
+    UsageState,
 )
 from buddy_msgs.srv import ForgetUser, ListMemories, LowerLimits, OverrideAffect, SetGuardrail
 from buddy_personality.nodes.common import qos
@@ -206,6 +207,10 @@ class PersonalityNode(Node):
                                                    qos.LATCHED)
         self._profile_pub = self.create_publisher(LlmProfile, "personality/llm_profile",
                                                   qos.LATCHED)
+        # issue 16: RS-1/RS-2 talk and limits in force, latched, sent only when a whole
+        # second or a limit changed (the parent page no longer reads /diagnostics)
+        self._usage_pub = self.create_publisher(UsageState, "personality/usage", qos.LATCHED)
+        self._usage_sent: tuple[float, ...] | None = None
         self._mood_pub = self.create_publisher(MoodChanged, "personality/mood_changed",
                                                qos.EVENTS)
         self._guardrail_pub = self.create_publisher(GuardrailEvent, "personality/guardrail",
@@ -314,6 +319,7 @@ class PersonalityNode(Node):
         )
         snap.header.stamp = stamp
         self._snapshot_pub.publish(snap)
+        self._publish_usage(stamp)
         for event in out.events:
             if isinstance(event, MoodChange):
                 msg = MoodChanged(prev=event.prev, next=event.next, cause=event.cause,
@@ -523,6 +529,19 @@ class PersonalityNode(Node):
         markers.append(_marker("baseline", 0, Marker.CYLINDER, t.baseline_valence,
                                t.baseline_arousal, 0.04, ColorRGBA(r=0.3, g=0.5, b=1.0, a=1.0)))
         return markers
+
+    def _publish_usage(self, stamp: Any) -> None:
+        e = self.engine
+        lowered = e.usage.lowered_session_s is not None or e.usage.lowered_daily_s is not None
+        values = (float(int(e.usage.session_s)), float(int(e.usage.daily_s)),
+                  float(e.session_limit_s), float(e.daily_limit_s), float(lowered))
+        if values == self._usage_sent:
+            return
+        self._usage_sent = values
+        msg = UsageState(session_s=values[0], daily_s=values[1], session_limit_s=values[2],
+                         daily_limit_s=values[3], limits_lowered_today=lowered)
+        msg.header.stamp = stamp
+        self._usage_pub.publish(msg)
 
     def _publish_markers(self, out: EngineOutput) -> None:
         s = out.snapshot

@@ -48,7 +48,7 @@ NODES: dict[str, NodeInterfaces] = {
     "personality": NodeInterfaces(
         publishes=("personality/snapshot", "personality/llm_profile",
                    "personality/mood_changed", "personality/guardrail",
-                   "personality/affect_markers", DIAGNOSTICS),
+                   "personality/affect_markers", "personality/usage", DIAGNOSTICS),
         subscribes=("personality/ai_emotion", "conversation/events", "conversation/phase",
                     "system/events", "tts/speaking", "face/button", "memory/extract",
                     "identity/state", "consent/state"),
@@ -102,9 +102,9 @@ NODES: dict[str, NodeInterfaces] = {
     "parent_dashboard": NodeInterfaces(
         publishes=(DIAGNOSTICS,),
         subscribes=("personality/snapshot", "face/state", "conversation/events",
-                    "personality/guardrail", "consent/state", DIAGNOSTICS),
+                    "personality/guardrail", "consent/state", "personality/usage"),
         # every parent action goes through identity with the parent's token (erratum 18);
-        # the RS-1/RS-2 limits in force are read from the personality node's diagnostics
+        # the RS-1/RS-2 talk and limits in force come on personality/usage
         clients=("identity/parent_login", "identity/execute_command",
                  "identity/request_consent", "personality/list_memories"),
     ),

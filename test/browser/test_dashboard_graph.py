@@ -188,7 +188,7 @@ def test_the_face_is_redrawn_within_a_second_of_face_state(browser, ros, graph) 
 
 def test_lowering_todays_limits_from_the_page(browser, ros, graph, tmp_path, shots) -> None:
     """Issue 16: lower today's limits through identity's lower_limits command; the Today
-    bars show the limits in force (the personality node's diagnostics); a raise above
+    bars show the limits in force (personality/usage, latched); a raise above
     spec 002's RS-2 is refused and the page says why."""
     dashboard = graph[0]
     page = browser.new_page()

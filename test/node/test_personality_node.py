@@ -24,6 +24,7 @@ from buddy_msgs.msg import (
     MemoryTag,
     MoodChanged,
     PersonalitySnapshot,
+    UsageState,
 )
 from buddy_msgs.srv import ListMemories, OverrideAffect, SetGuardrail
 from buddy_personality.nodes.common import qos
@@ -189,6 +190,28 @@ def test_session_limit_emits_rs1(ros, tmp_path) -> None:
     start_conversation(ros, snapshots)
     assert ros.spin_until(lambda: any(g.rule_id == "RS-1" for g in guardrails), timeout=5)
     assert next(g for g in guardrails if g.rule_id == "RS-1").action == "end_session"
+
+
+def test_usage_is_latched_and_sent_only_when_a_whole_second_changes(ros, tmp_path) -> None:
+    """personality/usage (issue 16, spec 002 §9.3): the RS-1/RS-2 talk and the limits in
+    force, latched for a late joiner; nothing while idle, about once a second of talk."""
+    make_node(ros, tmp_path, tick_hz=10.0, guardrails__session_time_limit_s=600.0)
+    usage = ros.collect(UsageState, "personality/usage", qos.LATCHED)
+    assert ros.spin_until(lambda: usage, timeout=5)
+    first = usage[-1]
+    assert (first.session_s, first.daily_s) == (0.0, 0.0)
+    assert first.session_limit_s == 600.0 and first.daily_limit_s > 0.0
+    assert not first.limits_lowered_today
+    ros.spin_for(1.5)   # 15 ticks of an idle engine
+    assert len(usage) == 1
+    snapshots = ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
+    start_conversation(ros, snapshots)
+    assert ros.spin_until(lambda: usage[-1].session_s >= 2.0, timeout=6)
+    talking = [u for u in usage if u.session_s > 0.0]
+    assert [u.session_s for u in talking] == sorted({u.session_s for u in talking})
+    assert len(talking) <= 3   # whole seconds only, not every 0.1 s tick
+    late = ros.collect(UsageState, "personality/usage", qos.LATCHED)
+    assert ros.spin_until(lambda: late, timeout=5) and late[0].session_s >= 2.0
 
 
 def test_affect_markers_show_anchors_baseline_point_and_trail(ros, tmp_path) -> None:

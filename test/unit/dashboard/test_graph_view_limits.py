@@ -1,4 +1,4 @@
-"""The Today panel's limits come from the personality node's diagnostics at 1 Hz (issue
+"""The Today panel's limits come from the personality node's latched personality/usage (issue
 16): the RS-1 / RS-2 limits in force, today's lowered ones included (DESIGN §4.6: the page
 shows what the graph reports and decides nothing)."""
 
