@@ -85,8 +85,12 @@ class GraphView:
     # -- inputs -----------------------------------------------------------------------
     def on_snapshot(self, mood: str, intensity: float, idle_state: int,
                     conversation_active: bool, layer: int, now: float) -> None:
-        changed = (mood, round(intensity, 2), idle_state, conversation_active, layer) != (
-            self._snapshot_mood, round(self._snapshot_intensity, 2), self._idle_state,
+        # Pushed to open pages only when what the Now panel shows changes (the mood in
+        # words, not every 0.01 of a decaying intensity: that was a push a second while
+        # idle, issue 16's idle CPU).
+        changed = (mood, mood_in_words(mood, _unit(intensity)), idle_state,
+                   conversation_active, layer) != (
+            self._snapshot_mood, self.now_view.mood_words, self._idle_state,
             self._conversation_active, 1 if self.now_view.layer == "llm" else 0)
         self._snapshot_mood, self._snapshot_intensity = mood, _unit(intensity)
         self._idle_state, self._conversation_active = idle_state, conversation_active

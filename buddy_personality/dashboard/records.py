@@ -32,8 +32,12 @@ def intensity_words(intensity: float) -> str:
     return "very"
 
 
+# Moods with no degree a parent would read ("very neutral" says nothing)
+MOODS_WITHOUT_DEGREE = frozenset({"neutral"})
+
+
 def mood_in_words(mood: str, intensity: float) -> str:
-    words = intensity_words(intensity)
+    words = "" if mood in MOODS_WITHOUT_DEGREE else intensity_words(intensity)
     return f"{words} {mood}".strip() if mood else "unknown"
 
 

@@ -145,7 +145,9 @@ class ParentDashboardNode(Node):
             else "idle"
         self.view.on_face(FaceView(
             mood=msg.mood, mood_meant=getattr(msg, "mood_meant", "") or "",
-            intensity=msg.intensity if math.isfinite(msg.intensity) else 0.0,
+            # steps of 0.05: the drawn face cannot show less, and an unchanged face is not
+            # pushed to the page (face/state is republished every second)
+            intensity=round(msg.intensity * 20) / 20 if math.isfinite(msg.intensity) else 0.0,
             talking=msg.talking, conv_state=conv, connected=msg.connected,
             backstop=msg.backstop_active), time.time())
 
