@@ -14,16 +14,15 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import subprocess
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.context import Context
-from support.processes import NodeProcess, executable
+from support.processes import NodeProcess, starting_processes
 from support.ros_harness import RosHarness
 
 from buddy_personality.nodes.common import qos
@@ -50,23 +49,9 @@ def module_dir(tmp_path_factory: pytest.TempPathFactory, request) -> Path:
 
 @pytest.fixture(scope="module")
 def mproc(module_dir: Path) -> Iterator[Callable[..., NodeProcess]]:
-    started: list[NodeProcess] = []
-
-    def start(name: str, ros_args: Sequence[str] = (), args: Sequence[str] = ()) -> NodeProcess:
-        argv = [str(executable(name)), *args]
-        if ros_args:
-            argv += ["--ros-args", *ros_args]
-        log_path = module_dir / f"{name}-{len(started)}.log"
-        log = log_path.open("w")
-        popen = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, text=True,
-                                 env=dict(os.environ), start_new_session=True)
-        proc = NodeProcess(popen, log_path, argv)
-        started.append(proc)
-        return proc
-
-    yield start
-    for proc in started:
-        proc.stop()
+    """Node executables shared by a module's cases (support/processes.py)."""
+    with starting_processes(module_dir) as start:
+        yield start
 
 
 class Diagnostics:

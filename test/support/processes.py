@@ -3,11 +3,12 @@ would, from <prefix>/lib/buddy_personality/) and stop them with signals."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,16 +49,17 @@ def executable(name: str) -> Path:
     return path
 
 
-@pytest.fixture
-def node_process(tmp_path: Path) -> Iterator:
-    """`start(name, ros_args=(...))` runs executable `name` with `--ros-args ros_args`."""
+@contextlib.contextmanager
+def starting_processes(log_dir: Path) -> Iterator[Callable[..., NodeProcess]]:
+    """`start(name, ros_args=(...))` runs executable `name` with `--ros-args ros_args`,
+    its output in `log_dir`; every process started is stopped on exit."""
     started: list[NodeProcess] = []
 
     def start(name: str, ros_args: Sequence[str] = (), args: Sequence[str] = ()) -> NodeProcess:
         argv = [str(executable(name)), *args]
         if ros_args:
             argv += ["--ros-args", *ros_args]
-        log_path = tmp_path / f"{name}-{len(started)}.log"
+        log_path = log_dir / f"{name}-{len(started)}.log"
         log = log_path.open("w")
         popen = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, text=True,
                                  env=dict(os.environ), start_new_session=True)
@@ -65,6 +67,15 @@ def node_process(tmp_path: Path) -> Iterator:
         started.append(proc)
         return proc
 
-    yield start
-    for proc in started:
-        proc.stop()
+    try:
+        yield start
+    finally:
+        for proc in started:
+            proc.stop()
+
+
+@pytest.fixture
+def node_process(tmp_path: Path) -> Iterator[Callable[..., NodeProcess]]:
+    """Node executables for one test (test/faults/conftest.py has the per-module one)."""
+    with starting_processes(tmp_path) as start:
+        yield start

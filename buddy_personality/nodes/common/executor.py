@@ -34,6 +34,7 @@ if this rclpy lacks them, `make_executor()` returns the stock SingleThreadedExec
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
@@ -167,6 +168,15 @@ class LeanExecutor(SingleThreadedExecutor):
 
     def shutdown(self, timeout_sec: float | None = None) -> bool:
         done = super().shutdown(timeout_sec)
+        # The cached wait sets hold the entities they were given; a node's destroy_node
+        # waits until nothing uses its services. A Ctrl-C traceback can keep the last
+        # wait set alive, so destroy_service hung at shutdown (1 run in 20 of the Ctrl-C
+        # test): release them here.
+        if self._plan is not None:
+            for wait_set in self._plan.wait_sets.values():
+                with contextlib.suppress(Exception):
+                    wait_set.destroy_when_not_in_use()
+            self._plan.wait_sets.clear()
         self._plan = None
         return done
 

@@ -115,17 +115,21 @@ def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
     and exits 2; `teardown` (shut the executor down, destroy the nodes) always runs,
     then the context is shut down. A second Ctrl-C or SIGTERM changes nothing of this."""
     install_stop_signals()
+    status = 0
     try:
-        body()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except ParameterError as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
-        return 2
-    except Exception:
-        if stop_signals.stopping or stopped_by_signal():
-            return 0  # the signal surfaced inside a pybind11 call as another error
-        raise
+        try:
+            body()
+        except (KeyboardInterrupt, ExternalShutdownException):
+            pass
+        except ParameterError as exc:
+            print(f"{prog}: {exc}", file=sys.stderr)
+            status = 2
+        except Exception:
+            if not (stop_signals.stopping or stopped_by_signal()):
+                raise
+            # the signal surfaced inside a pybind11 call as another error: exit 0
+        # teardown below runs after the exception is cleared: its traceback held the
+        # executor's frames (and wait set), so destroy_node waited on entities in use
     finally:
         stop_signals.begin_stop()
         teardown()
@@ -134,7 +138,7 @@ def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
         # RuntimeError): seen once in 20 Ctrl-C runs under load. Shut down either way.
         with contextlib.suppress(RuntimeError):
             rclpy.try_shutdown()
-    return 0
+    return status
 
 
 def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> int:
