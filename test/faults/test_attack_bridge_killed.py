@@ -2,9 +2,9 @@
 node kept counting session time for a session nobody ran (phantom talk eating the RS-2
 limit, the face held in conversation); now the session ends with end reason bridge_lost
 3 s after no llm_bridge is left on the graph. DDS notices a SIGKILLed process only when
-its participant lease runs out: Fast DDS's default is 20 s (the end came ~24 s after the
-kill); Buddy's loopback profile (config/fastdds_localhost.xml) sets 4 s, so the session
-ends within 4 + 3 s and a tick (8.4 s measured). A clean stop that says goodbye is seen at once."""
+its participant lease runs out: Fast DDS's default is 20 s, so the end comes ~24 s after
+the kill (a 4 s lease gave 8.4 s but made shutdowns hang, see config/fastdds_localhost.xml).
+A clean stop that says goodbye is seen at once."""
 
 from __future__ import annotations
 
@@ -36,11 +36,10 @@ def test_killed_bridge_ends_the_session_within_seconds(ros, node_process,
     killed = time.monotonic()
     bridge.signal(signal.SIGKILL)
     bridge.wait(timeout=10)
-    # Fast DDS drops a SIGKILLed participant after its lease (4 s in our profile), then
-    # the personality node ends the session 3 s later (BRIDGE_LOST_GRACE_S): 8.4 s measured
-    # on a quiet machine; 12 s leaves margin for a loaded one and fails at the default 20 s.
-    assert ros.spin_until(lambda: not snaps[-1].conversation_active, timeout=12), \
-        "session still running 12 s after the bridge was SIGKILLed (participant lease?)"
+    # Fast DDS drops a SIGKILLed participant after its lease (20 s by default), then the
+    # personality node ends the session 3 s later (BRIDGE_LOST_GRACE_S).
+    assert ros.spin_until(lambda: not snaps[-1].conversation_active, timeout=35), \
+        "session still running 35 s after the bridge was SIGKILLed (participant lease?)"
     print(f"session ended {time.monotonic() - killed:.1f} s after the bridge was killed")
 
     def end_reason() -> str:
