@@ -15,11 +15,47 @@ import os
 MAX_DOMAINS = 100   # ids 1..100 (Fast DDS's default port mapping allows up to 101)
 
 
+_held_block_lock: object = None   # the open lock file of this worker's block (kept open)
+
+
+def _free_block_index(workers: int) -> int | None:
+    """The first block no live worker of this run holds, locked for this process.
+
+    xdist names the worker that replaces a crashed one gw<n> with n >= workers (a crashed
+    gw1 once gave gw9 ids 451-500, out of range, and every later worker crashed at start);
+    the kernel drops a dead worker's flock, so its replacement takes over its block."""
+    global _held_block_lock
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not run:
+        return None
+    import fcntl
+    import tempfile
+    for index in range(workers):
+        path = os.path.join(tempfile.gettempdir(), f"buddy-test-{run}-domains-{index}.lock")
+        handle = open(path, "a")  # noqa: SIM115 (held for the life of the process)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            continue
+        _held_block_lock = handle
+        return index
+    return None
+
+
 def _block() -> tuple[int, int]:
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or "1")
+    workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or "1"))
     name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    index = int(name.removeprefix("gw")) if name.startswith("gw") else 0
-    size = MAX_DOMAINS // max(1, workers)
+    inherited = os.environ.get("BUDDY_TEST_DOMAIN_BLOCK")   # a test's own subprocess
+    if inherited is not None:
+        index = int(inherited)
+    else:
+        index = _free_block_index(workers) if "PYTEST_XDIST_WORKER" in os.environ else None
+        if index is None:
+            index = int(name.removeprefix("gw")) if name.startswith("gw") else 0
+            index %= workers
+        os.environ["BUDDY_TEST_DOMAIN_BLOCK"] = str(index)
+    size = MAX_DOMAINS // workers
     return 1 + index * size, size
 
 

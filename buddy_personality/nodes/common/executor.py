@@ -352,6 +352,8 @@ class LeanExecutor(SingleThreadedExecutor):
             if gc._executor_triggered:
                 gc.trigger()
         own_guards = (self._guard, self._sigint_gc)
+        if None in own_guards:   # shutdown() (another thread) destroyed them already
+            raise ShutdownException()
         now = time.monotonic_ns()
         with_logs = now >= self._next_log_poll or not plan.log_events
         if not with_logs:   # wake for them in time even if nothing else happens
@@ -373,10 +375,15 @@ class LeanExecutor(SingleThreadedExecutor):
                     generic.append((wt, node))
                 self._context.handle.__enter__()
                 entered.append(self._context.handle)
+                wait_set = self._wait_set_for(plan, generic, len(events))
+                # Entered like every handle: shutdown() from another thread releases the
+                # cached wait sets with destroy_when_not_in_use, which must wait until
+                # this wake is over (freeing it inside wait() crashed the process).
+                wait_set.__enter__()
+                entered.append(wait_set)
             except InvalidHandle:
                 self._plan = None  # something was destroyed: gather again next time
                 return []
-            wait_set = self._wait_set_for(plan, generic, len(events))
             wait_set.clear_entities()
             _consume(map(wait_set.add_subscription, plan.sub_handles))
             _consume(map(wait_set.add_client, plan.client_handles))
