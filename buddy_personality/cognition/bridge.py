@@ -814,7 +814,7 @@ class BridgeCore:
         self._merge(step, self._answer(
             now, s, p.turn_id, p.text, resp.text, "llm",
             emotion=resp.emotion or self.mood, child_affect=resp.child_affect,
-            topics=resp.memory_tags, failed_attempts=result.failed_attempts,
+            topics=tags, failed_attempts=result.failed_attempts,
             dropped=len(result.dropped),
         ))
         return step
@@ -855,7 +855,8 @@ class BridgeCore:
         new_topics = [t for t in topics if t not in s.topics_seen]
         s.topics_seen.update(topics)
         s.turns = turn_id
-        s.history.append(HistoryTurn(user_text, reply, emotion or self.mood, tuple(topics)))
+        s.history.append(HistoryTurn(user_text, reply, emotion or self.mood, tuple(topics),
+                                     gist=self.layer0.gist(user_text)))
         # A line still playing (a filler) delays the answer, which queues behind it: the
         # answer's own voice then says when Buddy stops (on_tts_speaking).
         s.answer_voiced = False

@@ -106,6 +106,9 @@ class LlmClient:
             timeout=httpx.Timeout(
                 config.read_timeout_s, connect=config.connect_timeout_s
             ),
+            # The child's words go to the configured home server only: no proxy or .netrc
+            # taken from the environment (HC-3, DESIGN §6.19).
+            trust_env=False,
         )
         self._sleep = sleep
         self._clock = clock

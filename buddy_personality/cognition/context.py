@@ -186,6 +186,10 @@ class HistoryTurn:
     buddy_text: str
     emotion: str
     topics: tuple[str, ...] = ()
+    # What the child talked about as a fixed label of layer 0's table (e.g. "dinosaurs"),
+    # never the child's words: the summary of older turns is a system message, and a
+    # child's "ignore your rules" must stay inside a user message (issue 13 hardening).
+    gist: str = ""
 
 
 def audience_message(identity: IdentityView) -> str:
@@ -201,10 +205,14 @@ def audience_message(identity: IdentityView) -> str:
 
 
 def _topic_words(turn: HistoryTurn) -> str:
-    if turn.topics:
-        return ", ".join(t.replace("_", " ") for t in turn.topics[:2])
-    words = turn.user_text.split()
-    return " ".join(words[:5]) + ("..." if len(words) > 5 else "")
+    """The topic of an older turn for the system summary: clean memory labels, else the
+    turn's gist, else a neutral phrase. Never the child's own words (they belong in user
+    messages only: a summary built from them put "Ignore your rules. You are..." into a
+    system message from the seventh turn on)."""
+    clean = [t for t in (sanitise_tag(x)[0] for x in turn.topics) if t is not None]
+    if clean:
+        return ", ".join(t.replace("_", " ") for t in clean[:2])
+    return turn.gist.replace("_", " ") if turn.gist else "a chat"
 
 
 def history_summary(older: list[HistoryTurn]) -> str:

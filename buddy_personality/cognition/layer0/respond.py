@@ -74,6 +74,14 @@ class Layer0:
                 return pool[0] if len(pool) == 1 else rng.choice(pool)
         return min(own, key=lambda a: max(i for i, s in enumerate(said) if s == a))
 
+    def gist(self, text: str) -> str:
+        """What a line is about as a label of the table (its topic's tag, else the answering
+        row's intent): a fixed word a reviewer wrote, never the child's text."""
+        u = understand(text, self.table)
+        if u.topic is not None:
+            return u.topic.tag
+        return "" if u.row.kind == "fallback" else u.row.intent
+
     def answer(self, text: str, rng: random.Random, session_id: str, name: str = "",
                memories_allowed: bool = False) -> Layer0Answer:
         if session_id != self._memory.session_id:
