@@ -148,7 +148,10 @@ class ServerSynth:
             raise SynthError("tts backend 'server' needs server_url")
         self._url = base_url.rstrip("/") + "/audio/speech"
         self._model, self._voice = model, voice
-        self._client = httpx.Client(timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s))
+        # trust_env=False: Buddy's lines go to the configured server only, never a proxy
+        # named by the environment (DESIGN §4.7).
+        self._client = httpx.Client(timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s),
+                                    trust_env=False)
 
     def stream(self, text: str, prosody: Prosody,
                cancel: threading.Event) -> Iterator[AudioChunk]:

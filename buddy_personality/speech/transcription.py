@@ -27,7 +27,10 @@ class TranscriptionClient:
         self.base_url = base_url.rstrip("/")
         self.url = self.base_url + "/audio/transcriptions"
         self.model, self.language = model, language
-        self._client = httpx.Client(timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s))
+        # trust_env=False: no HTTP(S)_PROXY or .netrc from the environment; the child's
+        # voice goes to the configured server and no other host (DESIGN §4.7, HC-3).
+        self._client = httpx.Client(timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s),
+                                    trust_env=False)
 
     def transcribe(self, audio: np.ndarray, sample_rate: int) -> Transcript:
         start = time.monotonic()

@@ -44,3 +44,48 @@ def test_probe_counts_any_http_answer_as_up() -> None:
         client = TranscriptionClient(server.url)
         assert client.probe()
         client.close()
+
+
+def test_a_proxy_named_by_the_environment_never_sees_the_audio(monkeypatch) -> None:
+    """DESIGN §4.7: the child's audio goes to no host but the configured server. An
+    HTTP(S)_PROXY in the robot's environment (a family router's setting, a shell profile)
+    must not route it elsewhere: httpx honours those by default."""
+    import socket
+    import threading
+
+    proxy = socket.socket()
+    proxy.bind(("127.0.0.1", 0))
+    proxy.listen(4)
+    proxy.settimeout(0.2)
+    seen: list[object] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = proxy.accept()
+            except OSError:
+                continue
+            seen.append(conn)
+            conn.close()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    proxy_url = "http://127.0.0.1:%d" % proxy.getsockname()[1]
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"):
+        monkeypatch.setenv(name, proxy_url)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    try:
+        with FakeSttServer(["hello buddy"]) as server:
+            client = TranscriptionClient(server.url)
+            result = client.transcribe(np.zeros(1600, np.int16), 16000)
+            client.close()
+            turns = server.turns()
+    finally:
+        stop.set()
+        thread.join(timeout=2.0)
+        proxy.close()
+    assert result.ok and result.text == "hello buddy"
+    assert len(turns) == 1
+    assert seen == []
