@@ -205,8 +205,9 @@ class LlmBridgeNode(Node):
 
         self._pub_emotion = self.create_publisher(AiEmotion, "personality/ai_emotion",
                                                   qos.EVENTS)
+        # with a liveliness lease: the personality node notices a killed bridge (issue 19)
         self._pub_conv = self.create_publisher(ConversationEvent, "conversation/events",
-                                               qos.EVENTS)
+                                               qos.BRIDGE_EVENTS)
         self._pub_phase = self.create_publisher(ConversationPhase, "conversation/phase",
                                                 qos.LATCHED)
         self._pub_memory = self.create_publisher(MemoryExtract, "memory/extract", qos.EVENTS)

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from geometry_msgs.msg import Point
+from rclpy.event_handler import QoSLivelinessChangedInfo, SubscriptionEventCallbacks
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from std_msgs.msg import Bool, ColorRGBA
@@ -222,6 +223,16 @@ class PersonalityNode(Node):
                                  qos.EVENTS)
         self.create_subscription(ConversationEvent, "conversation/events",
                                  self._on_conversation, qos.EVENTS)
+        # Watch only (its messages are the ones above): is a bridge's writer alive? It
+        # matches writers that offer the bridge's lease (qos.BRIDGE_EVENTS), and DDS says
+        # when one stops asserting liveliness: a killed bridge within the lease (issue 19).
+        self._bridges_alive = 0
+        self._bridges_seen = False
+        self.create_subscription(
+            ConversationEvent, "conversation/events", lambda _m: None, qos.BRIDGE_WATCH,
+            event_callbacks=SubscriptionEventCallbacks(
+                liveliness=self._on_bridge_liveliness,
+                incompatible_qos=lambda _e: None))   # writers without a lease: not bridges
         self.create_subscription(ConversationPhase, "conversation/phase", self._on_phase,
                                  qos.LATCHED)
         self.create_subscription(SystemEvent, "system/events", self._on_system, qos.EVENTS)
@@ -269,13 +280,12 @@ class PersonalityNode(Node):
                 self.engine.set_utc_offset(offset, now)
         if self.engine.conversation_active:
             # issue 19: a session nobody runs (the bridge died) ends within seconds
-            ended = self.engine.on_bridge_presence(
-                now, self.count_publishers("conversation/events") > 0)
+            ended = self.engine.on_bridge_presence(now, self._bridge_present())
             if ended is not None:
                 self._publish(ended)
                 self.get_logger().warning(
-                    f"session ended: {self.engine.last_end_reason} (no llm_bridge publishes "
-                    "conversation/events any more)")
+                    f"session ended: {self.engine.last_end_reason} (no live llm_bridge "
+                    "publishes conversation/events any more)")
         out = self.engine.tick(now)
         self._ticks += 1
         self._trail.append((out.snapshot.valence, out.snapshot.arousal))
@@ -352,6 +362,18 @@ class PersonalityNode(Node):
     def _on_ai_emotion(self, msg: AiEmotion) -> None:
         self._apply(self.engine.on_ai_emotion, msg.emotion, msg.intensity, msg.confidence,
                     msg.source, msg.mood_reason, msg.session_id, msg.turn_id)
+
+    def _on_bridge_liveliness(self, info: QoSLivelinessChangedInfo) -> None:
+        self._bridges_alive = info.alive_count
+        self._bridges_seen = self._bridges_seen or info.alive_count > 0
+
+    def _bridge_present(self) -> bool:
+        """A bridge runs the session: once one was seen alive, a live one (liveliness
+        lease); before that, any writer of conversation/events (the graph API only drops
+        a killed process when its participant lease ends)."""
+        if self._bridges_seen:
+            return self._bridges_alive > 0
+        return self.count_publishers("conversation/events") > 0
 
     def _on_conversation(self, msg: ConversationEvent) -> None:
         if msg.kind == ConversationEvent.STARTED:

@@ -25,6 +25,7 @@ import rclpy
 from rclpy.context import Context
 from support.domains import sibling_domain
 from support.launching import (
+    UNKNOWN_EXIT,
     Launched,
     exit_codes,
     process_env,
@@ -101,9 +102,13 @@ def test_ctrl_c_to_the_process_group_20_times(tmp_path: Path) -> None:
     slowest = max(r["took"] for r in runs)
     print(f"{RUNS} Ctrl-C runs: node exit codes {dict(node_codes)}, ros2 launch exit codes "
           f"{dict(launch_codes)}, slowest stop {slowest:.2f} s")
+    # A node that launch itself reaped while signalling it (launching.REAPED_EARLY, 1 run
+    # in 20 here) has an unknown code: it had stopped, on the terminal's SIGINT alone.
+    # Every code launch does know is 0.
     bad = [r for r in runs
            if r["launch"] != 0 or r["escalated"] or r["survivors"]
-           or r["ended"] != dict.fromkeys(r["started"], 0)
+           or set(r["ended"]) != r["started"]
+           or any(code not in (0, UNKNOWN_EXIT) for code in r["ended"].values())
            or len(r["started"]) != len(EXPECTED_NODES)]
     assert not bad, "\n\n".join(
         f"run {r['index']} ({'terminal' if r['terminal'] else 'pipe'}): launch "

@@ -15,7 +15,7 @@ import os
 MAX_DOMAINS = 100   # ids 1..100 (Fast DDS's default port mapping allows up to 101)
 
 
-_held_block_lock: object = None   # the open lock file of this worker's block (kept open)
+_held_block_locks: list[object] = []   # the open lock file of this worker's block (kept)
 
 
 def _free_block_index(workers: int) -> int | None:
@@ -24,7 +24,6 @@ def _free_block_index(workers: int) -> int | None:
     xdist names the worker that replaces a crashed one gw<n> with n >= workers (a crashed
     gw1 once gave gw9 ids 451-500, out of range, and every later worker crashed at start);
     the kernel drops a dead worker's flock, so its replacement takes over its block."""
-    global _held_block_lock
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     if not run:
         return None
@@ -38,7 +37,7 @@ def _free_block_index(workers: int) -> int | None:
         except OSError:
             handle.close()
             continue
-        _held_block_lock = handle
+        _held_block_locks.append(handle)
         return index
     return None
 

@@ -29,11 +29,27 @@ FINISHED = re.compile(r"\[(?P<proc>[\w.-]+)\]: process has (?P<how>finished clea
                       r"\[pid (?P<pid>\d+)(?:, exit code (?P<code>-?\d+))?")
 
 
-def exit_codes(output: str) -> tuple[set[str], dict[str, int]]:
-    """The processes launch started, and the exit code of each that ended (its log)."""
+# asyncio's child watcher when the exit status was taken by someone else: launch's own
+# SIGINT goes through subprocess.Popen.send_signal, which polls (waitpid WNOHANG) first
+# and so reaps a node that had just exited on the terminal's Ctrl-C; the watcher then
+# reports 255 for it (CPython asyncio/unix_events.py). The node's own code is unknown.
+REAPED_EARLY = re.compile(r"child process pid (?P<pid>\d+) exit status already read")
+UNKNOWN_EXIT = None
+
+
+def exit_codes(output: str) -> tuple[set[str], dict[str, int | None]]:
+    """The processes launch started, and the exit code of each that ended (its log);
+    UNKNOWN_EXIT (None) where launch could not know it (REAPED_EARLY)."""
     started = {m["proc"] for m in STARTED.finditer(output)}
-    ended = {m["proc"]: 0 if m["how"] == "finished cleanly" else int(m["code"] or -999)
-             for m in FINISHED.finditer(output)}
+    reaped = {m["pid"] for m in REAPED_EARLY.finditer(output)}
+    ended: dict[str, int | None] = {}
+    for m in FINISHED.finditer(output):
+        if m["how"] == "finished cleanly":
+            ended[m["proc"]] = 0
+        elif m["pid"] in reaped and m["code"] == "255":
+            ended[m["proc"]] = UNKNOWN_EXIT
+        else:
+            ended[m["proc"]] = int(m["code"] or -999)
     return started, ended
 
 

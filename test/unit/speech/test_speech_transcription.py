@@ -71,7 +71,7 @@ def test_a_proxy_named_by_the_environment_never_sees_the_audio(monkeypatch) -> N
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    proxy_url = "http://127.0.0.1:%d" % proxy.getsockname()[1]
+    proxy_url = f"http://127.0.0.1:{proxy.getsockname()[1]}"
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"):
         monkeypatch.setenv(name, proxy_url)
     monkeypatch.delenv("NO_PROXY", raising=False)
