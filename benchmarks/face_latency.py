@@ -15,8 +15,10 @@ Three processes per target, so no clock or GIL is shared with what is measured:
 The run alternates bursts of snapshots (each a distinct mood and intensity, at a random
 phase of the driver's tick) with quiet spells of 3.5-5 s, so the keepalive (DESIGN §4.4:
 at least once a second) and the spec 002 §11.3 backstop (after 3000 ms) are exercised
-all along, as in issue 14's report. Then 5 s idle and 5 s speaking give the frames per
-second the driver sends in each (the talking refresh of issue 20 included).
+all along, as in issue 14's report. About half the bursts come while Buddy speaks
+(SPEAKING phase, tts/speaking true), so the latency is also measured with issue 20's
+talking refresh running (`latency_ms_while_speaking`). Then 5 s idle and 5 s speaking give
+the frames per second the driver sends in each.
 
 Which process and executor were measured is in the JSON: the executor is read from the
 target's own /diagnostics (`executor` value of face_driver).
@@ -149,6 +151,7 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
             executor.spin_once(timeout_sec=min(left, 0.05))
 
     sent: list[tuple[int, int, float]] = []
+    sent_talking: set[int] = set()   # indices of `sent` published while Buddy spoke
     load_start = os.getloadavg()[0]
     try:
         deadline = time.monotonic() + 60
@@ -161,6 +164,12 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
         start = time.monotonic()
         key: tuple[int, int] | None = None
         while time.monotonic() - start < duration_s:
+            # Every other burst on average Buddy is speaking: the driver then refreshes
+            # SET_TALKING every 100 ms (issue 20), and snapshots must still be on time.
+            talking = rng.random() < 0.5
+            if talking:
+                phases.publish(ConversationPhase(phase=ConversationPhase.SPEAKING))
+                speaking.publish(Bool(data=True))
             burst_end = time.monotonic() + rng.uniform(2.0, 6.0)
             while time.monotonic() < burst_end:
                 mood = rng.choice(MOODS)
@@ -171,7 +180,12 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
                 t = time.monotonic()
                 snaps.publish(PersonalitySnapshot(mood=mood, intensity=intensity / 255.0))
                 sent.append((key[0], key[1], t))
+                if talking:
+                    sent_talking.add(len(sent) - 1)
                 spin_for(rng.uniform(0.05, 0.25))
+            if talking:
+                speaking.publish(Bool(data=False))
+                phases.publish(ConversationPhase(phase=ConversationPhase.IDLE))
             spin_for(rng.uniform(3.5, 5.0))     # quiet: keepalives and the backstop
         measured_until = time.monotonic()
         # frames per second: idle, then speaking
@@ -200,6 +214,7 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
     states = [(body[-5], body[-4], at) for t, body, at in frames
               if t == PacketType.SET_STATE]
     latencies, superseded, lost = match_latencies(sent, states)
+    talking_lat, _s, _l = match_latencies(sent, states, only=sent_talking)
     in_run = [at for _m, _k, at in states if sent[0][2] <= at <= measured_until]
     gaps = [b - a for a, b in itertools.pairwise(in_run)]
 
@@ -217,7 +232,7 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
         "target": kind,
         "process": ("lib/buddy_personality/face_driver_node (the installed executable, "
                     "as `ros2 run` starts it)" if kind == "executable" else
-                    "buddy run --headless (all five nodes in one process)"),
+                    "buddy run --headless (every node of the graph in one process)"),
         "executor": sorted(executors),
         "duration_s": round(measured_until - start, 1),
         "snapshots": len(latencies),
@@ -228,6 +243,13 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
             "p99": round(percentile(latencies, 99), 3),
             "p99_9": round(percentile(latencies, 99.9), 3),
             "max": round(max(latencies), 3),
+        },
+        "latency_ms_while_speaking": {
+            "snapshots": len(talking_lat),
+            "median": round(statistics.median(talking_lat), 3) if talking_lat else None,
+            "p99": round(percentile(talking_lat, 99), 3) if talking_lat else None,
+            "p99_9": round(percentile(talking_lat, 99.9), 3) if talking_lat else None,
+            "max": round(max(talking_lat), 3) if talking_lat else None,
         },
         "longest_keepalive_gap_s": round(max(gaps), 3),
         # from the driver's /diagnostics: its latest tick past its deadline, per second
@@ -243,13 +265,17 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
 
 
 def match_latencies(sent: list[tuple[int, int, float]],
-                    arrived: list[tuple[int, int, float]]) -> tuple[list[float], int, int]:
+                    arrived: list[tuple[int, int, float]],
+                    only: set[int] | None = None) -> tuple[list[float], int, int]:
     """For each sent (mood, intensity, t), the first arrival of that key at or after t.
     Snapshots are latched (depth 1): one replaced by the next before the driver took it
-    is `superseded` (only the newer is shown, which is right); any other miss is lost."""
+    is `superseded` (only the newer is shown, which is right); any other miss is lost.
+    `only`: the indices of `sent` to count (default all)."""
     latencies: list[float] = []
     hits: list[bool] = []
     for i, (mood, intensity, t) in enumerate(sent):
+        if only is not None and i not in only:
+            continue
         t_next = sent[i + 1][2] if i + 1 < len(sent) else float("inf")
         hit = next((at for m, k, at in arrived
                     if (m, k) == (mood, intensity) and t <= at < t_next + 0.5), None)
