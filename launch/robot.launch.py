@@ -1,4 +1,4 @@
-"""Buddy's graph as seven processes under the namespace `buddy` (DESIGN §3, §7).
+"""Buddy's graph as eight processes (one per node) under the namespace `buddy` (DESIGN §3, §7).
 
     ros2 launch buddy_personality robot.launch.py [face_port:=/dev/ttyACM0]
         [llm_url:=http://server:8000/v1] [use_sim_time:=true] [log_level:=debug]
