@@ -253,6 +253,7 @@ class BridgeStats:
     last_error: str = ""
     turn_timeouts: int = 0
     last_timeout_at: float | None = None
+    last_failure_at: float | None = None   # a call that failed (its deadline included)
 
 
 class BridgeCore:
@@ -547,6 +548,7 @@ class BridgeCore:
                 ev = self.health.record_success(now)
             else:
                 st.call_failures += 1
+                st.last_failure_at = now
                 st.last_error = "; ".join(result.errors[-2:])
                 ev = self.health.record_failure(now)
             if ev is not None:

@@ -619,6 +619,12 @@ class LlmBridgeNode(Node):
         if last is not None and now_s(self) - last < TIMEOUT_WARN_S:
             return Health(WARN, f"LLM turns timing out ({st.turn_timeouts}; "
                                 f"{st.last_error})", values)
+        # issue 19: requests that hung until their deadline (or failed otherwise) while
+        # the layer stays 1 are not OK either: two hung turns once left diagnostics OK
+        last = st.last_failure_at
+        if last is not None and now_s(self) - last < TIMEOUT_WARN_S:
+            return Health(WARN, f"LLM calls failing ({st.call_failures}; "
+                                f"{st.last_error})", values)
         return Health(OK, f"layer {self._core.layer}", values)
 
     def _offline_line(self) -> str:

@@ -60,6 +60,7 @@ class Diagnostics:
     def __init__(self, ros: RosHarness) -> None:
         self.latest: dict[str, dict[str, str]] = {}
         self.messages: dict[str, str] = {}
+        self.levels: dict[str, bytes] = {}   # diagnostic_msgs/DiagnosticStatus level
         ros.probe.create_subscription(DiagnosticArray, "/diagnostics", self._on,
                                       qos.DIAGNOSTICS)
 
@@ -67,6 +68,7 @@ class Diagnostics:
         for st in msg.status:
             self.latest[st.name] = {kv.key: kv.value for kv in st.values}
             self.messages[st.name] = st.message
+            self.levels[st.name] = st.level
 
     def of(self, name: str) -> dict[str, str]:
         return self.latest.get(name.lstrip("/"), {})

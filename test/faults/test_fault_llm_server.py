@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from diagnostic_msgs.msg import DiagnosticStatus
 
 from buddy_msgs.msg import AiEmotion, Say, SystemEvent, Utterance
 from buddy_personality.cognition.schema import MAX_TEXT_CHARS
@@ -109,6 +110,9 @@ TRANSPORT = {
     "http_500": ("error500", {}, False, r"LLM call failed \(.*HTTP 500"),
     "http_429_retry_after": ("throttle", {"retry_after_s": 1.0, "throttle_count": 1}, True,
                              r"LLM answered after 1 failed attempt.*HTTP 429"),
+    "http_503_retry_after": ("throttle", {"retry_after_s": 1.0, "throttle_count": 1,
+                                          "throttle_status": 503}, True,
+                             r"LLM answered after 1 failed attempt.*HTTP 503"),
     "stream_cut_mid_json": ("cut", {}, False, r"LLM call failed \("),
 }
 
@@ -125,7 +129,7 @@ def test_transport_fault_gets_a_reply_a_log_line_and_a_counter(bridge: Bridge,
     print(f"\n{case}: reply after {seconds:.2f} s: {reply!r}")
     assert seconds < FILLER_AT_S
     assert (reply == LLM_TEXT) is from_llm
-    if case == "http_429_retry_after":
+    if case in ("http_429_retry_after", "http_503_retry_after"):
         assert seconds >= 1.0        # Retry-After honoured (within the turn deadline)
         assert len(bridge.server.chat_requests()) == 2
     assert bridge.ros.spin_until(lambda: log_has(bridge.proc, log_line), 3), \
@@ -189,6 +193,37 @@ def test_schema_breaking_answer_is_bounded_logged_and_counted(bridge: Bridge,
     before = dropped_before if from_llm else failures_before
     assert bridge.ros.spin_until(lambda: bridge.value(counter) > before, 3)
     bridge.server.reset("normal")
+
+
+# --- hung requests never hold the bridge (issue 19) ------------------------------------
+
+def test_hung_requests_are_cancelled_and_a_new_session_does_not_wait(bridge: Bridge) -> None:
+    """Issue 19: "Two hung requests take both bridge workers: every later session gets no
+    reply, and diagnostics still say OK." Two turns against a server that accepts and
+    never answers: each child hears layer 0 by the turn deadline, diagnostics leave OK,
+    and once the server answers again a new session gets the LLM's reply at once: the hung
+    requests were cancelled at their deadline, nothing waits behind them."""
+    bridge.server.reset("hang")
+    bridge.server.hang_s = 120.0
+    for line in ("hey buddy, why do cats purr?", "hey buddy, where does the sun sleep?"):
+        seconds, reply = bridge.turn(line, timeout=15.0)
+        print(f"\nhung server: reply after {seconds:.2f} s: {reply!r}")
+        assert reply != LLM_TEXT and seconds <= 9.0   # layer 0 by the turn deadline
+    status = bridge.status
+    assert bridge.ros.spin_until(
+        lambda: bridge.diag.levels.get(status, DiagnosticStatus.OK) != DiagnosticStatus.OK,
+        5), bridge.diag.messages.get(status)
+    print(f"diagnostics while hung: {bridge.diag.messages.get(status)!r}")
+    bridge.turn("bye buddy")
+    bridge.server.reset("normal")
+    # two failed turns took the bridge to layer 0; its probe brings layer 1 back (a fresh
+    # diagnostics message: the one held may predate the fall)
+    deadline = time.monotonic() + 15.0
+    while bridge.fresh_diag().get("layer") != "1":
+        assert time.monotonic() < deadline, bridge.proc.output()[-3000:]
+    seconds, reply = bridge.turn("hey buddy, why is the sky blue?")
+    print(f"new session after the hung ones: reply after {seconds:.2f} s")
+    assert reply == LLM_TEXT and seconds < FILLER_AT_S, bridge.proc.output()[-3000:]
 
 
 # --- the server gone mid-session, and back --------------------------------------------

@@ -14,8 +14,8 @@ For tests, benchmarks and `buddy run --demo`: it answers `POST /v1/chat/completi
 - `trickle`     SSE written `trickle_bytes` bytes at a time, `trickle_delay_s` apart: a
   stream that never goes silent long enough for a read timeout (issue 19)
 - `hang`        accept the request and send nothing for `hang_s` (or until stop())
-- `throttle`    HTTP 429 with `Retry-After: retry_after_s` for the first `throttle_count`
-  chat requests, then normal
+- `throttle`    HTTP `throttle_status` (429, or 503 as a busy server says it) with
+  `Retry-After: retry_after_s` for the first `throttle_count` chat requests, then normal
 - `cut`         SSE that stops in the middle of the JSON answer: half of it, then the
   connection is closed with no `[DONE]` (a server or proxy that died mid-stream)
 
@@ -132,6 +132,7 @@ class FakeLlmServer:
         hang_s: float = 60.0,
         retry_after_s: float = 1.0,
         throttle_count: int = 1,
+        throttle_status: int = 429,
     ) -> None:
         self.set_mode(mode)
         self.responder: Responder = responder or (lambda _req: DEFAULT_ANSWER)
@@ -146,6 +147,7 @@ class FakeLlmServer:
         self.hang_s = hang_s
         self.retry_after_s = retry_after_s
         self.throttle_count = throttle_count
+        self.throttle_status = throttle_status
         self._stopping = threading.Event()
         self.requests: list[dict[str, Any]] = []
         self.chunks_sent = 0   # SSE content events written so far (all requests)
@@ -336,11 +338,11 @@ class FakeLlmServer:
                     return
                 if mode == "throttle" and self._index is not None and (
                         self._index < server.throttle_count):
-                    self.send_response(429)
+                    self.send_response(server.throttle_status)
                     self.send_header("Retry-After", f"{server.retry_after_s:g}")
                     self.send_header("Content-Length", "0")
                     self.end_headers()
-                    self._status = 429
+                    self._status = server.throttle_status
                     return
                 # The answer is chosen before any delay, so a slow request that outlives
                 # its test cannot consume the next test's scripted answers.
