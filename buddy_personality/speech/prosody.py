@@ -9,7 +9,7 @@ mood in words (the request's `instructions`).
 Read it as a reviewer: a sad or sleepy Buddy speaks slower, lower and softer; an excited,
 silly or surprised one faster and higher; angry is capped low in spec 002 §12.4 (0.4), so
 its voice is firm, not loud, for a child of four; scared is soft and a little quick.
-`test/unit/speech/test_prosody_audio.py` measures rate and pitch from espeak-ng's audio and
+`test/unit/speech/test_speech_espeak_audio.py` measures rate and pitch from espeak-ng's audio and
 checks that they follow this table.
 """
 
