@@ -91,3 +91,35 @@ def test_an_hc9_record_of_the_safety_alert_log_reads_as_a_sentence() -> None:
     assert "someone hurting them" in alert.sentence and "mommy hits me" in alert.sentence
     assert parse_alert_line(b'{"torn": ') is None
     assert parse_alert_line(b'["not", "a", "record"]') is None
+
+
+def test_an_acknowledged_alert_stays_acknowledged_after_a_restart(tmp_path) -> None:
+    """Issue 16: a parent acknowledges an HC-9 alert; the alert stays listed first (the
+    safety log is never edited) but marked seen, also for the next dashboard process
+    (its acknowledgements are a file of its own); an unknown id acknowledges nothing."""
+    from buddy_personality.dashboard.graph_view import GraphView
+    from buddy_personality.dashboard.sessions import SessionLog
+
+    alerts = tmp_path / "hc9_alerts.jsonl"
+    record = {"category": "hurt", "layer": 0, "matched": "it hurts", "pattern": "...",
+              "rule_id": "HC-9", "schema": 1, "session_id": "5b0e", "source": "utterance",
+              "turn_id": 1, "wall_time": 1795456800.0}
+    alerts.write_text(json.dumps(record) + "\n" + json.dumps(
+        {**record, "session_id": "77aa", "wall_time": 1795456900.0}) + "\n")
+    before = alerts.read_bytes()
+    acks = tmp_path / "acks.json"
+
+    def view() -> GraphView:
+        return GraphView(SessionLog(tmp_path / "s.json", now=1795457000.0),
+                         alerts_path=alerts, acks_path=acks)
+
+    first = view()
+    listed = first.alerts(1795457000.0)
+    assert [a.distress for a in listed] == [True, True]
+    assert not any(a.acknowledged for a in listed)
+    assert first.acknowledge("no-such-alert") is False
+    assert first.acknowledge(listed[1].alert_id) is True
+    again = view().alerts(1795457000.0)   # a new process reads the same files
+    assert [(a.alert_id, a.acknowledged) for a in again] == [
+        (listed[0].alert_id, False), (listed[1].alert_id, True)]
+    assert alerts.read_bytes() == before
