@@ -25,8 +25,9 @@ import launch
 from buddy_personality.dds_confinement import confine_dds
 
 LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "robot.launch.py"
-NODES = ("personality", "governor", "identity", "llm_bridge", "face_driver", "tts", "asr")
-COME_UP_S = 40.0  # seven Python processes starting on a loaded 2-core machine
+NODES = ("personality", "governor", "identity", "llm_bridge", "face_driver", "tts", "asr",
+         "parent_dashboard")
+COME_UP_S = 40.0  # eight Python processes starting on a loaded 2-core machine
 
 
 @pytest.mark.launch_test
