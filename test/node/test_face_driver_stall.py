@@ -36,6 +36,17 @@ def test_a_minute_of_snapshots_and_silences_without_a_stall(ros, node_process,
         rig.wait_connected()
         snaps = ros.publisher(PersonalitySnapshot, rig.topic("personality/snapshot"),
                               qos.LATCHED)
+        # Both ends matched before the run: the writer may see the driver's reader before
+        # the reader has matched the writer, and a latched depth-1 writer keeps only its
+        # newest sample, so the first snapshots of a run could be lost to discovery (seen
+        # under load). One snapshot the board shows is the handshake.
+        hello = (MOOD_IDS["curious"], intensity_to_wire(0.5))
+        began = time.monotonic()
+        snaps.publish(PersonalitySnapshot(mood="curious", intensity=0.5))
+        assert ros.spin_until(lambda: any(
+            (r.packet.payload.mood_id, r.packet.payload.intensity) == hello
+            for r in rig.of_type(PacketType.SET_STATE, since=began)), timeout=15), \
+            rig.proc.output()
         rng = random.Random(14)
         sent: list[tuple[float, tuple[int, int]]] = []
         silences: list[float] = []       # last snapshot time before each silence

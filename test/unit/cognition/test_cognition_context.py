@@ -43,7 +43,8 @@ def dynamic(msgs: list[dict[str, str]]) -> list[str]:
 
 def history(n: int) -> list[HistoryTurn]:
     return [HistoryTurn(f"child words {chr(97 + i)}", f"buddy words {chr(97 + i)}", "happy",
-                        ("likes_space",) if i == 0 else ()) for i in range(n)]
+                        ("likes_space",) if i == 0 else (),
+                        gist="dinosaurs" if i == 1 else "") for i in range(n)]
 
 
 def test_generated_messages_contain_no_digits_at_all() -> None:
@@ -134,8 +135,12 @@ def test_history_compression_keeps_a_recent_window_and_summarises_the_rest() -> 
     assert assistants[0] == '{"emotion": "happy", "text": "buddy words e"}'
     summary = next(m["content"] for m in msgs if m["content"].startswith("EARLIER"))
     assert "(likes space; Buddy felt happy)" in summary          # topic from memory tags
-    assert "(child words b; Buddy felt happy)" in summary        # topic from the words
-    assert "buddy words a" not in summary                         # assistant text dropped
+    assert "(dinosaurs; Buddy felt happy)" in summary            # layer 0's label
+    assert "(a chat; Buddy felt happy)" in summary               # neither: no words
+    # The summary is a system message: the child's words stay in user messages (issue
+    # 13 input hardening), and the assistant's text is dropped (§12.6).
+    assert "child words" not in summary
+    assert "buddy words a" not in summary
 
 
 def test_intentions_appear_as_words() -> None:
