@@ -53,6 +53,9 @@ def main() -> int:
     rss_sum = sum(m.rss_kb for m in separate.values())
     pss_sum = sum(m.pss_kb for m in separate.values())
     result = {
+        "process": ("`buddy run --headless` (all nodes in one process, LeanExecutor) against "
+                    "each node's installed executable as its own process (run_node's "
+                    "LeanExecutor), same parameter file"),
         "all_in_one_rss_mb": round(one.rss_kb / 1024, 1),
         "all_in_one_pss_mb": round(one.pss_kb / 1024, 1),
         "separate_rss_sum_mb": round(rss_sum / 1024, 1),

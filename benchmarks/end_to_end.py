@@ -511,7 +511,10 @@ def analyse(turns: list[Turn], records: list[list[Any]], requests: list[dict[str
         shown_reply += int(mood_names.get(face[1]) == REPLY_EMOTION)
     result: dict[str, Any] = {
         "benchmark": "end_to_end",
-        "graph": "buddy run --headless (one process, five nodes), face board on a pty",
+        "graph": "buddy run --headless (one process, every node), face board on a pty",
+        "process": "buddy run --headless --llm-url URL --port LINK",
+        "executor": ("LeanExecutor (nodes/common/executor.py): one thread for every node but "
+                     "the face driver, which spins its own"),
         "utterances": len(turns),
         "warmup_excluded": min(warmup, len(turns)),
         "samples": len(series["say_total"]),

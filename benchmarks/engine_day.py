@@ -205,6 +205,10 @@ def main() -> None:
     spec_s = min(spec_runs)
     result = {
         "benchmark": "engine_day",
+        # a core benchmark by design: the engine against the spec's own transcription, both
+        # in this process, no ROS and no executor (the nodes' figures are the others')
+        "process": "this benchmark's process: PersonalityEngine core vs spec transcription",
+        "executor": "none (ROS-free core, DESIGN §1)",
         "sim_seconds": DAY_S,
         "ticks": counts["ticks"],
         "events": counts["events"],
