@@ -171,7 +171,11 @@ def test_link_down_and_back_are_logged_once_each_with_the_reason(
     assert rig.wait_until(lambda: "face board link down" in rig.proc.output(), 10.0)
     rig.ros.spin_for(2.0)            # several reconnect attempts meanwhile (backoff)
     rig.runner.plug()
+    plugged = time.monotonic()
     assert rig.wait_until(lambda: rig.proc.output().count("face board link up") == 2, 15.0)
+    # issue 14: the reconnect time after a replug at the same path, v2 renegotiated
+    print(f"\nreplugged board: link up on v2 again after {time.monotonic() - plugged:.2f} s")
+    assert "protocol v2" in rig.proc.output().split("face board link up")[-1].splitlines()[0]
     out = rig.proc.output()
     assert out.count("face board link down") == 1
     down = next(line for line in out.splitlines() if "face board link down" in line)
