@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -58,9 +59,28 @@ def measure(pid: int, seconds: float) -> dict[str, float]:
     }
 
 
+def board_on_a_pty(logs: Path, run: int) -> tuple[subprocess.Popen, str]:
+    """The firmware-like board emulator in a process of its own behind a pty (as
+    face_latency.py runs it): on a robot the board is hardware, so simulating it is not
+    part of what the robot's process spends. Its FACE_STATUS (20 Hz) and HEARTBEAT still
+    reach the driver, which reads them as it would the real board's."""
+    link = logs / f"face{run}"
+    board = subprocess.Popen([sys.executable, str(Path(__file__).parent / "face_latency.py"),
+                              "--board-process", str(logs / f"frames{run}.json"), str(link)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert board.stdout is not None
+    board.stdout.readline()   # up, its pty linked at `link`
+    return board, str(link)
+
+
 def all_in_one(env: dict[str, str], logs: Path, seconds: float, warmup: float,
-               run: int, run_args: list[str]) -> dict[str, float]:
-    proc = start([str(VENV_BIN / "buddy"), "run", "--headless", *run_args], env,
+               run: int, run_args: list[str], board_kind: str) -> dict[str, float]:
+    board = None
+    port_args: list[str] = []
+    if board_kind == "pty":
+        board, link = board_on_a_pty(logs, run)
+        port_args = ["--port", link]
+    proc = start([str(VENV_BIN / "buddy"), "run", "--headless", *port_args, *run_args], env,
                  logs / f"run{run}.log")
     try:
         wait_nodes({f"/buddy/{n.removesuffix('_node')}" for n in NODE_EXECUTABLES}, env)
@@ -68,6 +88,9 @@ def all_in_one(env: dict[str, str], logs: Path, seconds: float, warmup: float,
         return measure(proc.pid, seconds)
     finally:
         stop(proc)
+        if board is not None and board.stdin is not None:
+            board.stdin.close()
+            board.wait(timeout=30)
 
 
 def separate(env: dict[str, str], logs: Path, seconds: float,
@@ -102,6 +125,9 @@ def main() -> int:
     parser.add_argument("--no-dashboard", action="store_true",
                         help="measure `buddy run --headless --no-dashboard` (the parent page's "
                              "share is the difference)")
+    parser.add_argument("--board", choices=("pty", "sim"), default="pty",
+                        help="pty: the board emulator as a process of its own, as a robot's "
+                        "board is hardware (default); sim: simulated inside buddy run")
     parser.add_argument("--separate", action="store_true",
                         help="also measure the nodes as separate processes")
     ns = parser.parse_args()
@@ -109,11 +135,13 @@ def main() -> int:
     logs = Path(tempfile.mkdtemp(prefix="buddy-bench-"))
     load_before = os.getloadavg()[0]
     run_args = ["--no-dashboard"] if ns.no_dashboard else []
-    runs = [all_in_one(env, logs, ns.seconds, ns.warmup, i, run_args)
+    runs = [all_in_one(env, logs, ns.seconds, ns.warmup, i, run_args, ns.board)
             for i in range(max(1, ns.runs))]
     percent = statistics.median(r["cpu_percent"] for r in runs)
     result: dict[str, object] = {
         "process": f"buddy run --headless {' '.join(run_args)}".strip(),
+        "face_board": ("the board emulator in its own process on a pty (--port LINK)"
+                       if ns.board == "pty" else "simulated inside buddy run (--port sim)"),
         "executor": ("buddy run's LeanExecutor (nodes/common/executor.py): one thread for "
                      "all nodes but the face driver, which spins its own (tools/cli/run.py)"),
         "window_s": runs[0]["window_s"],

@@ -237,3 +237,22 @@ def test_qos_events_reach_rclpy_s_default_warning_and_user_callbacks(rig: Rig) -
     best_effort = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
     node.create_publisher(String, "reliable", best_effort)  # offers less than asked
     assert rig.spin_until(lambda: calls and mine, timeout=5.0)
+
+
+def test_aligned_one_hertz_timers_fire_in_the_same_wake(rig: Rig) -> None:
+    """align_periodic_timers (issue 14 idle CPU): 1 Hz timers created apart fire apart,
+    one wake each; aligned, they are ready together and run in one wake."""
+    from buddy_personality.nodes.common.executor import align_periodic_timers
+
+    fired: dict[str, list[float]] = {"a": [], "b": [], "fast": []}
+    a, b = rig.node("aligned_a"), rig.node("aligned_b")
+    a.create_timer(1.0, lambda: fired["a"].append(time.monotonic()))
+    rig.spin_for(0.4)                       # b's timer starts 0.4 s later
+    b.create_timer(1.0, lambda: fired["b"].append(time.monotonic()))
+    b.create_timer(0.25, lambda: fired["fast"].append(time.monotonic()))
+    assert align_periodic_timers([a, b]) == 2   # the 4 Hz timer is left alone
+    rig.spin_for(2.3)
+    assert len(fired["a"]) == len(fired["b"]) == 2
+    for ta, tb in zip(fired["a"], fired["b"], strict=True):
+        assert abs(ta - tb) < 0.05
+    assert len(fired["fast"]) >= 8

@@ -32,7 +32,7 @@ from rclpy.signals import (
 )
 
 from buddy_personality.dds_confinement import confine_dds
-from buddy_personality.nodes.common.executor import make_executor
+from buddy_personality.nodes.common.executor import align_periodic_timers, make_executor
 from buddy_personality.nodes.common.parameters import ParameterError
 
 
@@ -156,6 +156,7 @@ def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> 
         rclpy.init(args=list(args) if args is not None else sys.argv)
         executors.append(make_executor())  # cached wait set: cheap wake-ups (issue 8)
         built.append(factory())
+        align_periodic_timers(built)   # its diagnostics and its tick: one wake a second
         executors[0].add_node(built[0])
         executors[0].spin()
 

@@ -45,7 +45,10 @@ def run(ns: argparse.Namespace) -> int:
         create_graph,
         default_params_file,
     )
-    from buddy_personality.nodes.common.executor import make_executor  # noqa: PLC0415
+    from buddy_personality.nodes.common.executor import (  # noqa: PLC0415
+        align_periodic_timers,
+        make_executor,
+    )
     from buddy_personality.nodes.common.runtime import run_until_stopped  # noqa: PLC0415
 
     params = ns.params or str(default_params_file())
@@ -83,6 +86,8 @@ def run(ns: argparse.Namespace) -> int:
     def body() -> None:
         nonlocal view, face_thread
         nodes.extend(create_graph(options))
+        # every node's diagnostics and 1 Hz tick in the same wake (issue 14 idle CPU)
+        align_periodic_timers(n for n in nodes if n.get_name() != FACE_NODE)
         for node in nodes:
             if node.get_name() == FACE_NODE:
                 face_executor.add_node(node)
