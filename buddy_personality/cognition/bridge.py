@@ -835,7 +835,8 @@ class BridgeCore:
                                            tuple(memory_record(t) for t in a.memory_tags)))
         self._merge(step, self._answer(now, s, turn_id, text, a.text, source,
                                        emotion=a.emotion, child_affect=a.child_affect,
-                                       topics=a.topics, failed_attempts=failed_attempts))
+                                       topics=a.topics, failed_attempts=failed_attempts,
+                                       gist="" if a.generic else a.intent))
         return step
 
     def _answer(
@@ -851,14 +852,19 @@ class BridgeCore:
         topics: tuple[str, ...] = (),
         failed_attempts: int = 0,
         dropped: int = 0,
+        gist: str | None = None,
     ) -> Step:
         if source != "llm":
             self.stats.layer0_replies += 1
         new_topics = [t for t in topics if t not in s.topics_seen]
         s.topics_seen.update(topics)
         s.turns = turn_id
+        # The summary's label for a turn without topics (context.HistoryTurn.gist): layer 0
+        # already understood its own turns; the table is read again only for the others.
+        if gist is None:
+            gist = "" if topics else self.layer0.gist(user_text)
         s.history.append(HistoryTurn(user_text, reply, emotion or self.mood, tuple(topics),
-                                     gist=self.layer0.gist(user_text)))
+                                     gist=gist))
         # A line still playing (a filler) delays the answer, which queues behind it: the
         # answer's own voice then says when Buddy stops (on_tts_speaking).
         s.answer_voiced = False
