@@ -82,13 +82,11 @@ def all_parameters(probe: RosHarness, node: str) -> dict[str, Any]:
     """Every parameter of a running node and its value, through its parameter services."""
     client = AsyncParameterClient(probe.probe, node)
     assert probe.spin_until(client.services_are_ready, 20), f"{node}: no parameter services"
-    listed = client.list_parameters()
-    assert probe.spin_until(listed.done, 10), f"{node}: list_parameters timed out"
-    names = sorted(listed.result().result.names)
-    got = client.get_parameters(names)
-    assert probe.spin_until(got.done, 10), f"{node}: get_parameters timed out"
+    listed = probe.ask(client.list_parameters, f"{node}: list_parameters", 20)
+    names = sorted(listed.result.names)
+    got = probe.ask(lambda: client.get_parameters(names), f"{node}: get_parameters", 20)
     return {n: parameter_value_to_python(v)
-            for n, v in zip(names, got.result().values, strict=True)}
+            for n, v in zip(names, got.values, strict=True)}
 
 
 def graph_parameters(probe: RosHarness) -> dict[str, dict[str, Any]]:

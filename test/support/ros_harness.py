@@ -20,6 +20,7 @@ from rclpy.executors import SingleThreadedExecutor  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.parameter_client import AsyncParameterClient  # noqa: E402
 from rclpy.qos import QoSProfile  # noqa: E402
+from rclpy.task import Future  # noqa: E402
 
 from buddy_personality.nodes.common import qos as buddy_qos  # noqa: E402
 
@@ -97,18 +98,34 @@ class RosHarness:
         finally:
             self.probe.destroy_client(client)
 
+    def ask(self, send: Callable[[], Future], what: str, timeout: float = 10.0,
+            attempt_s: float = 2.5) -> Any:
+        """The result of a read-only service request, sent again when no answer came in
+        `attempt_s`. A service's request reader can match a new client before its reply
+        writer has matched the client's reply reader; the server's RMW then drops that one
+        reply (a known DDS service race, seen in CI on a loaded 2-core machine after
+        `service_is_ready`). Asking again is harmless for a request that changes nothing;
+        a server that never answers still fails after `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            future = send()
+            left = deadline - time.monotonic()
+            if self.spin_until(future.done, min(attempt_s, max(left, 0.0))):
+                return future.result()
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"{what}: no answer within {timeout} s")
+
     def get_parameters(self, node_name: str, names: list[str],
                        timeout: float = 5.0) -> dict[str, Any]:
         """Parameter values of a remote node (any process) by name."""
         client = AsyncParameterClient(self.probe, node_name)
         if not self.spin_until(client.services_are_ready, timeout):
             raise AssertionError(f"parameter services of {node_name} not ready")
-        future = client.get_parameters(names)
-        if not self.spin_until(future.done, timeout):
-            raise AssertionError(f"get_parameters on {node_name} timed out")
+        result = self.ask(lambda: client.get_parameters(names),
+                          f"get_parameters on {node_name}", max(timeout, 10.0))
         from rclpy.parameter import parameter_value_to_python
 
-        return {n: parameter_value_to_python(v) for n, v in zip(names, future.result().values,
+        return {n: parameter_value_to_python(v) for n, v in zip(names, result.values,
                                                                  strict=True)}
 
     def set_parameters(self, node_name: str, params: list[Any], timeout: float = 5.0) -> Any:
