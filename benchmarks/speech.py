@@ -200,8 +200,9 @@ def main(argv: list[str] | None = None) -> int:
                             session_id=f"bench{i}", turn_id=1))
             if spin_until(lambda n=n: len(speaking) > n and speaking[n][1], 10):
                 say_ms.append(1000 * (speaking[n][0] - t0))
-                loud = monitor.first_loud_after(t0)
+                # the monitor hears the line a PulseAudio buffer later: ask once it ended
                 spin_until(lambda n=n: len(speaking) > n + 1, 15)
+                loud = monitor.first_loud_after(t0)
                 if loud is not None:
                     audible_ms.append(1000 * (loud - t0))
             time.sleep(1.0)
