@@ -62,12 +62,28 @@ class SerialTransport:
             port=path, baudrate=baud, timeout=0.05, write_timeout=write_timeout_s,
             exclusive=True,
         )
+        # cancel(): a byte on this pipe ends a read at once, so the reader thread can
+        # sleep in select for a long time and still stop without delay
+        self._cancel_r, self._cancel_w = os.pipe()
+        os.set_blocking(self._cancel_w, False)
 
     def read(self, timeout: float) -> bytes:
-        if self._serial.timeout != timeout:
-            self._serial.timeout = timeout
-        waiting = self._serial.in_waiting
-        return bytes(self._serial.read(waiting or 1))
+        # One select and one read for whatever has arrived. pyserial's read(in_waiting
+        # or 1) took each 20 Hz FACE_STATUS in two reads (its first byte, then the
+        # rest), and its timeout bookkeeping cost more than the frame: the reader
+        # thread was a quarter of the idle robot's CPU (issue 14).
+        fd = self._serial.fileno()
+        ready, _, _ = select.select([fd, self._cancel_r], [], [], timeout)
+        if fd not in ready:
+            return b""
+        try:
+            data = os.read(fd, READ_CHUNK)   # the port is non-blocking (pyserial opens it so)
+        except (BlockingIOError, InterruptedError):
+            return b""
+        if not data:
+            # what pyserial reports too: readable with no data is a device that went away
+            raise OSError(f"{self.name}: readable but no data (device unplugged?)")
+        return data
 
     def write(self, data: bytes) -> None:
         try:
@@ -77,9 +93,19 @@ class SerialTransport:
         if written != len(data):
             raise OSError(f"short write to {self.name}: {written} of {len(data)} bytes")
 
+    def cancel(self) -> None:
+        """End a read in progress (and every later one) at once; called from another
+        thread before close()."""
+        with contextlib.suppress(OSError):
+            os.write(self._cancel_w, b"x")
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._serial.close()
+        for fd in (self._cancel_r, self._cancel_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._cancel_r = self._cancel_w = -1
 
 
 class FdTransport:
@@ -181,11 +207,17 @@ class ThreadedPort:
     def __init__(
         self,
         transport: Transport,
-        read_timeout_s: float = 0.05,
+        read_timeout_s: float | None = None,
         on_data: Callable[[bytes], None] | None = None,
     ) -> None:
         self.transport = transport
         self.name = transport.name
+        # A transport that can cancel a read lets the reader sleep until bytes come; a
+        # 50 ms timeout raced the board's 50 ms FACE_STATUS and doubled the reader's
+        # wake-ups (issue 14). Without cancel, the timeout bounds how long close() waits.
+        self._cancel = getattr(transport, "cancel", None)
+        if read_timeout_s is None:
+            read_timeout_s = 1.0 if self._cancel is not None else 0.05
         self._read_timeout_s = read_timeout_s
         self._on_data = on_data
         self._lock = threading.Lock()
@@ -233,6 +265,8 @@ class ThreadedPort:
         link drops, so the wait is bounded by the reader's own read timeout (it checks
         the stop flag after each read), not a fixed second: the face must not stall."""
         self._stop.set()
+        if self._cancel is not None:
+            self._cancel()
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout=2 * self._read_timeout_s)
         self.transport.close()
