@@ -566,6 +566,11 @@ class PersonalityNode(Node):
         self._usage_pub.publish(msg)
 
     def _publish_markers(self, out: EngineOutput) -> None:
+        # Markers are for rviz and Foxglove only: nobody watching, nothing built. Building
+        # and publishing them each second was a tenth of the idle robot's executor time
+        # (issue 14); a viewer that connects gets them at the next tick (the trail is kept).
+        if self._marker_pub.get_subscription_count() == 0:
+            return
         s = out.snapshot
         current = _marker("affect", 0, Marker.SPHERE, s.valence, s.arousal, 0.08,
                           _color(s.mood))

@@ -13,6 +13,7 @@ from buddy_personality.nodes.common import qos
 OK = DiagnosticStatus.OK
 WARN = DiagnosticStatus.WARN
 ERROR = DiagnosticStatus.ERROR
+MAX_KEPT_KEYS = 256
 
 
 @dataclass(slots=True)
@@ -37,22 +38,33 @@ class DiagnosticsPublisher:
         self._node = node
         self._collect = collect
         self._name = f"{node.get_namespace().rstrip('/')}/{node.get_name()}".lstrip("/")
-        self._hardware_id = hardware_id
         self._pub = node.create_publisher(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+        # One message kept and refilled: a node's keys hardly change, and building ~20
+        # KeyValue messages a second per node was a visible part of the idle robot's CPU
+        # (issue 14). publish() serialises at once, so reusing the objects is safe.
+        self._status = DiagnosticStatus(name=self._name, hardware_id=hardware_id)
+        self._msg = DiagnosticArray(status=[self._status])
+        self._pairs: dict[str, KeyValue] = {}
         self._timer = node.create_timer(period_s, self.publish)
 
     def publish(self) -> None:
         health = self._collect()
-        status = DiagnosticStatus(
-            level=health.level,
-            name=self._name,
-            message=health.message,
-            hardware_id=self._hardware_id,
-            values=[KeyValue(key=str(k), value=str(v)) for k, v in health.values.items()],
-        )
-        msg = DiagnosticArray(status=[status])
-        msg.header.stamp = self._node.get_clock().now().to_msg()
-        self._pub.publish(msg)
+        if len(self._pairs) > MAX_KEPT_KEYS:     # keys that come and go: start afresh
+            self._pairs.clear()
+        values = []
+        for k, v in health.values.items():
+            key = str(k)
+            pair = self._pairs.get(key)
+            if pair is None:
+                pair = self._pairs[key] = KeyValue(key=key)
+            pair.value = str(v)
+            values.append(pair)
+        status = self._status
+        status.level = health.level
+        status.message = health.message
+        status.values = values
+        self._msg.header.stamp = self._node.get_clock().now().to_msg()
+        self._pub.publish(self._msg)
 
     def destroy(self) -> None:
         self._node.destroy_timer(self._timer)
