@@ -158,7 +158,9 @@ class TimeSample:
 class TimeSync:
     WARMUP_SAMPLES = 5
     WARMUP_PERIOD_S = 0.2
-    PERIOD_S = 1.0
+    # Once warm, a ping every 5 s: an ESP32's crystal drifts ~40 ppm (0.2 ms in 5 s),
+    # and a ping a second woke the idle driver twice a second (issue 14).
+    PERIOD_S = 5.0
     WINDOW = 20
     TIMEOUT_S = 1.0
 

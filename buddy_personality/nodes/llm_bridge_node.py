@@ -145,6 +145,7 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               "the identity node owns it; empty = no known names", read_only=True),
 )
 HOUSEHOLD_CHECK_S = 2.0  # how often the household file's mtime is looked at
+PHASE_MIN_S = 0.05       # a diagnostics phase closer than this is taken one period later
 
 TEXT_MAX = 2000   # DESIGN §5: oversize strings are truncated
 WORKERS = 4       # LLM calls and probes; each ends by its deadline (issue 19)
@@ -343,11 +344,23 @@ class LlmBridgeNode(Node):
         self._arm(now, self._next_deadline(now))
 
     def _next_deadline(self, now: float) -> float:
-        times = [now + 1.0 / self.params["tick_hz"]]
+        times = [self._slowest_tick(now)]
         for deadline in (self._core.next_deadline(now), self._signal_order.next_deadline()):
             if deadline is not None:
                 times.append(deadline)
         return min(times)
+
+    def _slowest_tick(self, now: float) -> float:
+        """The tick with no deadline due: at most 1/tick_hz away, and on the phase of the
+        node's 1 Hz diagnostics when that is sooner, so that it shares their executor
+        wake (`buddy run` aligns every 1 Hz timer; a tick of its own phase was one more
+        wake a second, issue 14)."""
+        period = 1.0 / self.params["tick_hz"]
+        diagnostics = getattr(self, "_diagnostics", None)   # built after the timer
+        to_phase = diagnostics.seconds_to_next() if diagnostics is not None else None
+        if to_phase is not None and PHASE_MIN_S < to_phase <= period:
+            return now + to_phase
+        return now + period
 
     def _arm(self, now: float, deadline: float) -> None:
         delay = max(deadline - now, 0.0) + DEADLINE_MARGIN_S

@@ -47,6 +47,12 @@ class DiagnosticsPublisher:
         self._pairs: dict[str, KeyValue] = {}
         self._timer = node.create_timer(period_s, self.publish)
 
+    def seconds_to_next(self) -> float | None:
+        """How long until the next publish (None if the timer is cancelled): the 1 Hz
+        phase that align_periodic_timers puts every node's timers on."""
+        ns = self._timer.time_until_next_call()
+        return None if ns is None else ns / 1e9
+
     def publish(self) -> None:
         health = self._collect()
         if len(self._pairs) > MAX_KEPT_KEYS:     # keys that come and go: start afresh

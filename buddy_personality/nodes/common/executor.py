@@ -22,7 +22,8 @@ measured 27.9 %).
   that wake-up exists for multi-threaded executors, a single thread rebuilds anyway;
 - the spin_once timeout is a deadline passed to rcl_wait, not a new rcl timer per call;
 - rclpy's default QoS event handlers, which only log an incompatible QoS or type found
-  at discovery, are waited on once a second (LOG_EVENT_PERIOD_NS), not at every wake.
+  at discovery, are waited on at the first wake a second after the last time
+  (LOG_EVENT_PERIOD_NS), and wake the executor themselves only after three seconds.
 
 Coroutine callbacks are resumed as rclpy does. Anything unusual falls back to rclpy's
 own implementation for that wake: an entity still marked as being executed, a busy
@@ -70,6 +71,7 @@ _LOG_ONLY_CALLBACKS = frozenset({"_default_incompatible_qos_callback",
 # late. Two per publisher and subscription (112 in the all-in-one graph), they were
 # most of each wake's work.
 LOG_EVENT_PERIOD_NS = 1_000_000_000
+LOG_EVENT_LATEST_NS = 3_000_000_000
 
 
 @dataclass(slots=True)
@@ -356,9 +358,12 @@ class LeanExecutor(SingleThreadedExecutor):
             raise ShutdownException()
         now = time.monotonic_ns()
         with_logs = now >= self._next_log_poll or not plan.log_events
-        if not with_logs:   # wake for them in time even if nothing else happens
-            deadline = self._next_log_poll if deadline is None else min(
-                deadline, self._next_log_poll)
+        if not with_logs:
+            # Polled at the first wake a second after the last poll; a wake of their own
+            # only if nothing else woke the executor for LOG_EVENT_LATEST_NS (forcing one
+            # every second was one empty wake a second per executor, issue 14).
+            latest = self._next_log_poll + LOG_EVENT_LATEST_NS - LOG_EVENT_PERIOD_NS
+            deadline = latest if deadline is None else min(deadline, latest)
         events = plan.events + plan.log_events if with_logs else plan.events
         handles = plan.handles(with_logs)
         handles.extend(gc.handle for gc in own_guards)
@@ -493,10 +498,11 @@ def align_periodic_timers(nodes: Iterable[Node], period_s: float = 1.0) -> int:
     apart, they fire a few ms apart: one executor wake each, about fourteen a second in
     `buddy run` (issue 14 idle CPU: a wake costs about a millisecond of Python). Reset
     together, they are ready in the same wake, and the executor runs them one after the
-    other as before. Only the phase moves (each fires at most one period later once)."""
+    other as before. Only the phase moves (each fires at most one period later once).
+    Timers of a whole multiple of the period (a 2 s file check) join the same phase."""
     period_ns = round(period_s * 1e9)
     timers = [t for node in nodes for t in node.timers
-              if not t.is_canceled() and t.timer_period_ns == period_ns]
+              if not t.is_canceled() and t.timer_period_ns % period_ns == 0]
     for timer in timers:
         timer.reset()
     return len(timers)
