@@ -39,7 +39,7 @@ one per board reset detected.
 
 Topics: subscribes personality/snapshot and conversation/phase (latched),
 personality/ai_emotion (backstop only), face/gesture, tts/speaking, tts/energy, tts/say,
-system/events; publishes face/state (latched; on change and at 1 Hz: `mood` is what
+system/events; publishes face/state (latched; on change and about once a second: `mood` is what
 the board reports it shows, `mood_meant` what Buddy means), face/button, face/touch and
 /diagnostics.
 """
@@ -111,10 +111,13 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               "byte (0 = never pause)", min=0.0, max=60.0, read_only=True),
 )
 
-FACE_STATE_PERIOD_S = 1.0  # face/state republish (it is also sent on every change)
-# A tick that runs anyway (the 0.9 s keepalive) republishes face/state when it is due
-# within this much: one wake-up a second instead of two (issue 14's idle CPU).
-FACE_STATE_EARLY_S = 0.25
+# face/state is sent on every change and republished about once a second. The republish
+# rides on the 1 Hz personality snapshot when one comes (an input, after 0.75 s): that is
+# when the rest of the graph is awake anyway, so the subscribers (the dashboard) take it
+# in the same wake. Otherwise a tick republishes it after 1.1 s (issue 14's idle CPU: a
+# republish of its own phase was 1.5 wakes a second of `buddy run`'s main thread).
+FACE_STATE_PERIOD_S = 1.1
+FACE_STATE_ON_INPUT_S = 0.75
 # A paused tick wakes this long after a deadline: every deadline of the core is a
 # strict comparison (e.g. stale once age > 3.0 s), so it has passed when the tick runs.
 DEADLINE_MARGIN_S = 0.001
@@ -462,14 +465,15 @@ class FaceDriverNode(LifecycleNode):
     def _after_input(self) -> None:
         """An input was applied (and sent): publish face/state; a paused tick is
         brought forward if the input made a deadline earlier (a backstop cap starts)."""
-        self._publish_state()
+        self._publish_state(republish_after_s=FACE_STATE_ON_INPUT_S)
         if self._paused and self.core is not None:
             now = self.now()
             deadline = self._next_deadline(now)
             if deadline + DEADLINE_MARGIN_S < self._wake_at:
                 self._arm(now, deadline)
 
-    def _publish_state(self, force: bool = False) -> None:
+    def _publish_state(self, force: bool = False,
+                       republish_after_s: float = FACE_STATE_PERIOD_S) -> None:
         core = self.core
         if core is None or core.shown is None or not self._pubs:
             return
@@ -481,7 +485,7 @@ class FaceDriverNode(LifecycleNode):
                core.talking, link.connected, link.version, shown.backstop_active,
                link.port_name)
         if not force and key == self._last_face_key and (
-                now - self._last_face_pub < FACE_STATE_PERIOD_S - FACE_STATE_EARLY_S):
+                now - self._last_face_pub < republish_after_s):
             return
         self._last_face_key, self._last_face_pub = key, now
         age = core.policy.snapshot_age(now)
