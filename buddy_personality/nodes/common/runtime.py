@@ -62,6 +62,7 @@ def stopped_by_signal(grace_s: float = 1.0) -> bool:
 # this something is stuck: print where and exit, before launch escalates to SIGTERM (5 s)
 # and SIGKILL. Exits 1, so a stuck stop is seen, not hidden.
 STOP_DEADLINE_S = 4.0
+SIGNAL_SHUTDOWN_WAIT_S = 0.5   # rclpy's signal thread shuts the context down in ~ms
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
@@ -74,9 +75,11 @@ class StopSignals:
 
     def __init__(self) -> None:
         self.stopping = False
+        self.signalled = False   # the stop came from SIGINT or SIGTERM
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         if not self.stopping:
+            self.signalled = True
             self.begin_stop()
             raise KeyboardInterrupt
 
@@ -132,6 +135,14 @@ def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
         # executor's frames (and wait set), so destroy_node waited on entities in use
     finally:
         stop_signals.begin_stop()
+        if stop_signals.signalled:
+            # rclpy's own signal thread shuts the context down (rcl_shutdown) as we get
+            # here; destroying the nodes meanwhile (the last one deletes the DDS
+            # participant) is two threads tearing down one context at once. Let that
+            # thread finish first (this wait releases the GIL). A rare hang in
+            # destroy_node at Ctrl-C (about 1 launch in 50 under load) was seen before
+            # and after this ordering: it narrows a race, it is not proven to be the fix.
+            stopped_by_signal(SIGNAL_SHUTDOWN_WAIT_S)
         teardown()
         # rclpy's signal handler may shut the context down from its own thread between
         # try_shutdown's check and its call ("rcl_shutdown already called": RCLError, a
