@@ -62,8 +62,8 @@ SYS_CRITICAL_BATTERY = 2
 SYS_FAULT_RAISED = 3
 SYS_FAULT_CLEARED = 4
 
-# A time-sync ping due within this much goes out with the keepalive's tick (0.9 s) rather
-# than waking the paused driver on its own: pings then come every 0.9 s (issue 14).
+# A time-sync ping due within this much goes out with a tick that runs anyway (the 0.9 s
+# keepalive's) rather than waking the paused driver on its own (issue 14).
 TIME_SYNC_EARLY_S = 0.25
 DEFAULT_BRIGHTNESS = 255   # full backlight (the firmware boots at 200)
 

@@ -262,8 +262,9 @@ class ThreadedPort:
 
     def close(self) -> None:
         """Stop the reader and close the device. Called on the executor thread when the
-        link drops, so the wait is bounded by the reader's own read timeout (it checks
-        the stop flag after each read), not a fixed second: the face must not stall."""
+        link drops, so it must not stall the face: a transport that can cancel its read
+        (SerialTransport) ends it at once; otherwise the wait is bounded by the reader's
+        read timeout (it checks the stop flag after each read)."""
         self._stop.set()
         if self._cancel is not None:
             self._cancel()

@@ -39,9 +39,9 @@ one per board reset detected.
 
 Topics: subscribes personality/snapshot and conversation/phase (latched),
 personality/ai_emotion (backstop only), face/gesture, tts/speaking, tts/energy, tts/say,
-system/events; publishes face/state (latched; on change and about once a second: `mood` is what
-the board reports it shows, `mood_meant` what Buddy means), face/button, face/touch and
-/diagnostics.
+system/events; publishes face/state (latched; on change and about once a second: `mood`
+is what the board reports it shows, `mood_meant` what Buddy means), face/button,
+face/touch and /diagnostics.
 """
 
 from __future__ import annotations

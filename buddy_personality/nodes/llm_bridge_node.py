@@ -255,9 +255,10 @@ class LlmBridgeNode(Node):
         # Issue 14 (idle CPU): no fixed 10 Hz tick; the timer is armed for the core's next
         # deadline (as the face driver's), re-armed after every input, and fires at least
         # every 1/tick_hz in case a rule has a deadline next_deadline does not know.
+        # (the diagnostics first: the slowest tick follows their phase)
+        self._diagnostics = DiagnosticsPublisher(self, self._health)
         self._wake_at = 0.0
         self._timer = self.create_timer(1.0 / p["tick_hz"], self._tick)
-        self._diagnostics = DiagnosticsPublisher(self, self._health)
         self._publish_phase_now()
 
     # -- inputs ------------------------------------------------------------------------
@@ -356,8 +357,7 @@ class LlmBridgeNode(Node):
         wake (`buddy run` aligns every 1 Hz timer; a tick of its own phase was one more
         wake a second, issue 14)."""
         period = 1.0 / self.params["tick_hz"]
-        diagnostics = getattr(self, "_diagnostics", None)   # built after the timer
-        to_phase = diagnostics.seconds_to_next() if diagnostics is not None else None
+        to_phase = self._diagnostics.seconds_to_next()
         if to_phase is not None and PHASE_MIN_S < to_phase <= period:
             return now + to_phase
         return now + period
