@@ -209,6 +209,9 @@ class LlmBridgeNode(Node):
         # with a liveliness lease: the personality node notices a killed bridge (issue 19)
         self._pub_conv = self.create_publisher(ConversationEvent, "conversation/events",
                                                qos.BRIDGE_EVENTS)
+        # its lease is asserted by hand (why: qos.BRIDGE_EVENTS); a 1 s timer joins the
+        # graph's aligned 1 Hz wake (align_periodic_timers), so it costs no wake of its own
+        self.create_timer(qos.BRIDGE_LIVELINESS_ASSERT_S, self._pub_conv.assert_liveliness)
         self._pub_phase = self.create_publisher(ConversationPhase, "conversation/phase",
                                                 qos.LATCHED)
         self._pub_memory = self.create_publisher(MemoryExtract, "memory/extract", qos.EVENTS)

@@ -72,8 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
         "run", help="the whole graph in one process",
         description=RUN_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     run.add_argument("--headless", action="store_true",
-                     help="no terminal view: node logs on stdout, lines on stdin still "
-                          "reach Buddy (or use `buddy say` from another shell)")
+                     help="no view and no typed lines: node logs on stdout; speak to "
+                          "Buddy with `buddy say` from another shell (without --headless, "
+                          "lines piped to stdin reach Buddy)")
     run.add_argument("--port", default="sim", help="face board serial port (default: sim)")
     run.add_argument("--llm-url", default="", help="LLM server URL (default: layer 0)")
     run.add_argument("--no-dashboard", action="store_true",
