@@ -41,7 +41,7 @@ setup(
         "starlette",
         "uvicorn",
     ],
-    extras_require={"test": ["pytest", "pytest-xdist", "hypothesis", "ruff", "playwright"]},
+    extras_require={"test": ["pytest", "pytest-xdist", "pytest-timeout", "hypothesis", "ruff", "playwright"]},
     zip_safe=True,
     maintainer="Buddy engineering",
     maintainer_email="engineering@buddy.invalid",
