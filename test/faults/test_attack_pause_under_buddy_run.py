@@ -9,20 +9,16 @@ bridge in another process is still noticed (test_attack_bridge_killed.py)."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.processes import TypedBuddyRun
 
 from buddy_msgs.msg import ConversationEvent, PersonalitySnapshot, Utterance
 from buddy_personality.nodes.common import qos
 
 pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
 
-BUDDY = Path(sys.prefix) / "bin" / "buddy"
 # Longer than the old failure (2 s lease + 1 s tick + 3 s grace) with room to spare, and
 # far below the bridge's 30 s silence timeout (cognition/bridge.py), which may end it.
 PAUSE_S = 12.0
@@ -33,25 +29,11 @@ def test_a_child_pausing_between_turns_keeps_the_session_under_buddy_run(
     snaps = ros.collect(PersonalitySnapshot, "/buddy/personality/snapshot", qos.LATCHED)
     events = ros.collect(ConversationEvent, "/buddy/conversation/events", qos.EVENTS)
     heard = ros.collect(Utterance, "/buddy/speech/utterance", qos.EVENTS)
-    proc = subprocess.Popen(
-        # stdin a pipe, stdout not a terminal: no live view, lines on stdin are the child
-        [str(BUDDY), "run", "--no-dashboard", "--duration", "90",
-         "--state-dir", str(tmp_path / "state")],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        text=True, env=dict(os.environ))
-    assert proc.stdin is not None
-
-    def say(line: str) -> None:
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-
-    try:
+    with TypedBuddyRun("--no-dashboard", "--duration", "90",
+                       "--state-dir", str(tmp_path / "state")) as run:
         assert ros.spin_until(lambda: bool(snaps), 60.0), "buddy run published no snapshot"
-        # an utterance (volatile) sent before discovery settled is lost: say it until heard
-        for _ in range(20):
-            say("hey buddy, hello")
-            if ros.spin_until(lambda: bool(heard), 1.0):
-                break
+        run.say_until("hey buddy, hello",
+                      lambda wait: ros.spin_until(lambda: bool(heard), wait), tries=20)
         assert ros.spin_until(lambda: snaps[-1].conversation_active, 15.0), \
             "the wake phrase started no conversation"
         started = [e for e in events if e.kind == ConversationEvent.STARTED]
@@ -71,15 +53,10 @@ def test_a_child_pausing_between_turns_keeps_the_session_under_buddy_run(
 
         # and the next turn belongs to the same session
         n_heard = len(heard)
-        say("I like dinosaurs")
+        run.say("I like dinosaurs")
         assert ros.spin_until(lambda: len(heard) > n_heard, 10.0)
         ros.spin_for(2.0)
         assert snaps[-1].conversation_active
         assert {e.session_id for e in events if e.kind == ConversationEvent.STARTED} \
             == {session}, "a second session started: the first one was lost"
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        assert run.ctrl_c() == 0

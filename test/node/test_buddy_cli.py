@@ -22,6 +22,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rosbags.rosbag2 import Reader  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
+from support.processes import TypedBuddyRun  # noqa: E402
 
 from buddy_msgs.msg import (  # noqa: E402
     ConversationEvent,
@@ -180,27 +181,13 @@ def test_buddy_run_speaks_lines_from_stdin_to_the_graph(ros) -> None:
     got: list = []
     sub = ros.probe.create_subscription(Utterance, "/buddy/speech/utterance", got.append,
                                         qos.EVENTS)
-    proc = subprocess.Popen([str(BUDDY), "run", "--duration", "30"], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
-                            env=dict(os.environ))
-    try:
+    with TypedBuddyRun("--duration", "30") as run:
         # the console's publisher is the one on /buddy/speech/utterance in this domain
         assert ros.spin_until(lambda: sub.get_publisher_count() >= 1, 30.0)
-        # discovery is not symmetric: our side may match before theirs, and an utterance
-        # (volatile) sent before both did is lost; so say it until it is heard
-        for _ in range(10):
-            proc.stdin.write("hello buddy\n")
-            proc.stdin.flush()
-            if ros.spin_until(lambda: len(got) >= 1, 1.0):
-                break
+        run.say_until("hello buddy", lambda wait: ros.spin_until(lambda: len(got) >= 1, wait))
         assert got, "no utterance arrived"
         assert (got[0].text, got[0].is_final, got[0].confidence) == ("hello buddy", True, 1.0)
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        assert run.ctrl_c() == 0
 
 
 @pytest.mark.process

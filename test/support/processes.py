@@ -79,3 +79,43 @@ def node_process(tmp_path: Path) -> Iterator[Callable[..., NodeProcess]]:
     """Node executables for one test (test/faults/conftest.py has the per-module one)."""
     with starting_processes(tmp_path) as start:
         yield start
+
+
+BUDDY = Path(sys.prefix) / "bin" / "buddy"
+
+
+class TypedBuddyRun:
+    """`buddy run ARGS` with stdin a pipe and stdout not a terminal: no live view, and each
+    line written to stdin is a child's utterance (what `make run` does with typed lines).
+    Killed on exit if it is still running."""
+
+    def __init__(self, *args: str) -> None:
+        self.popen = subprocess.Popen([str(BUDDY), "run", *args], stdin=subprocess.PIPE,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      text=True, env=dict(os.environ))
+
+    def say(self, line: str) -> None:
+        assert self.popen.stdin is not None
+        self.popen.stdin.write(line + "\n")
+        self.popen.stdin.flush()
+
+    def say_until(self, line: str, heard: Callable[[float], bool], tries: int = 10) -> None:
+        """Discovery is not symmetric: our side may match before `buddy run`'s, and an
+        utterance (volatile) sent before both did is lost; so say it until `heard(1.0)`
+        (a wait of up to a second) is true."""
+        for _ in range(tries):
+            self.say(line)
+            if heard(1.0):
+                return
+
+    def ctrl_c(self, timeout: float = 20.0) -> int:
+        self.popen.send_signal(signal.SIGINT)
+        return self.popen.wait(timeout=timeout)
+
+    def __enter__(self) -> TypedBuddyRun:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+            self.popen.wait()
