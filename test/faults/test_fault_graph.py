@@ -328,7 +328,11 @@ def test_personality_killed_for_10_s_face_backstop_then_restored(graph: Graph,
     g.procs["personality"] = start_personality(mproc, g.ns, g.state_dir)
     assert g.ros.spin_until(lambda: len(g.real_snaps()) > count, 30), \
         g.procs["personality"].output()
-    assert g.ros.spin_until(lambda: not g.faces[-1][1].backstop_active, 3)
+    # The face driver discovers the new personality participant on its own, not when this
+    # probe did: ~3 s after the restart here, and seen taking more than 3 s longer than
+    # the probe under a loaded fresh-clone run. The backstop must end with the first fresh
+    # snapshot the driver gets (policy.py), so a bound of seconds, not the probe's moment.
+    assert g.ros.spin_until(lambda: not g.faces[-1][1].backstop_active, 10)
     back = next(t for t, f in g.faces if t >= restarted and not f.backstop_active)
     print(f"personality restarted: first snapshot and face back after "
           f"{back - restarted:.2f} s")
