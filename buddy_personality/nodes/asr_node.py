@@ -328,7 +328,14 @@ class AsrNode(Node):
             return Health(WARN, "transcription server unavailable: retrying", values)
         return Health(OK, "listening", values)
 
-    def destroy_node(self) -> None:
+    _closed = False
+
+    def close(self) -> None:
+        """Buddy's own resources (the microphone, its threads, the HTTP client); the DDS entities
+        are left to destroy_node, which runtime.destroy_nodes bounds. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
         self._closing.set()
         if self._source is not None:
             self._source.close()
@@ -340,6 +347,9 @@ class AsrNode(Node):
                 t.join(timeout=2.0)
         if self._client is not None:
             self._client.close()
+
+    def destroy_node(self) -> None:
+        self.close()
         super().destroy_node()
 
 

@@ -293,8 +293,16 @@ class FaceDriverNode(LifecycleNode):
             self.core.link.close()
             self.core = None
 
+    def close(self) -> None:
+        """Buddy's own resources: stop the reader thread and close the port (the link's
+        close is idempotent); the DDS entities are left to destroy_node, which
+        runtime.destroy_nodes bounds."""
+        self._paused = False
+        if self.core is not None:
+            self.core.link.close()
+
     def destroy_node(self) -> None:
-        self._teardown()  # stop the reader thread and close the port
+        self._teardown()  # and the DDS entities of the lifecycle's own
         super().destroy_node()
 
     # --- inputs (event-driven: the core sends at once) ---------------------------------

@@ -648,13 +648,23 @@ class LlmBridgeNode(Node):
         reason = server_reason(probe, self._core.stats.last_error)
         return offline_line(self.params["server_url"], reason, self.params["probe_interval_s"])
 
-    def destroy_node(self) -> None:
+    _closed = False
+
+    def close(self) -> None:
+        """Buddy's own resources (the worker pool, requests in flight, the HTTP client); the DDS
+        entities are left to destroy_node, which runtime.destroy_nodes bounds. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
         self._closing.set()
         for ev in self._cancels.values():
             ev.set()
         self._pool.shutdown(wait=False, cancel_futures=True)
         if self._client is not None:
             self._client.close()
+
+    def destroy_node(self) -> None:
+        self.close()
         super().destroy_node()
 
 

@@ -207,9 +207,19 @@ class ParentDashboardNode(Node):
             return Health(ERROR, f"page not served: {self.server_error}", values)
         return Health(OK, f"serving {self.url}", values)
 
-    def destroy_node(self) -> None:
+    _closed = False
+
+    def close(self) -> None:
+        """Buddy's own resources (the open event streams and the web server); the DDS entities are
+        left to destroy_node, which runtime.destroy_nodes bounds. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
         self.web.close()
         self.server.stop()
+
+    def destroy_node(self) -> None:
+        self.close()
         super().destroy_node()
 
 

@@ -644,9 +644,14 @@ class PersonalityNode(Node):
         return Health(level=level, message=message, values=values)
 
 
-    def destroy_node(self) -> None:
-        # RS-2: Ctrl-C, SIGTERM or a launch shutdown never loses counted talk.
+    def close(self) -> None:
+        """Write the state files now (flush_all is idempotent): RS-2, Ctrl-C, SIGTERM or a
+        launch shutdown never loses counted talk, even if the DDS teardown after it is
+        cut short (runtime.destroy_nodes)."""
         self.engine.flush_all()
+
+    def destroy_node(self) -> None:
+        self.close()
         super().destroy_node()
 
 

@@ -299,7 +299,15 @@ class TtsNode(Node):
             return Health(WARN, f"speaking; {self._synth_errors} synthesis errors", values)
         return Health(OK, "speaking" if self._speaking else "ready", values)
 
-    def destroy_node(self) -> None:
+    _closed = False
+
+    def close(self) -> None:
+        """Buddy's own resources (the audio output, the synthesis in progress, the server voice);
+        the DDS entities are left to destroy_node, which runtime.destroy_nodes bounds.
+        Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
         self._closing.set()
         for ev in self._cancels.values():
             ev.set()
@@ -307,6 +315,9 @@ class TtsNode(Node):
             self._player.close()
         if isinstance(self._synth, ServerSynth):
             self._synth.close()
+
+    def destroy_node(self) -> None:
+        self.close()
         super().destroy_node()
 
 

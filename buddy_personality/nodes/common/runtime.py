@@ -33,6 +33,7 @@ from rclpy.signals import (
 
 from buddy_personality.dds_confinement import confine_dds
 from buddy_personality.nodes.common.executor import align_periodic_timers, make_executor
+from buddy_personality.nodes.common.exit_timer import arm_exit
 from buddy_personality.nodes.common.parameters import ParameterError
 
 
@@ -63,6 +64,14 @@ def stopped_by_signal(grace_s: float = 1.0) -> bool:
 # and SIGKILL. Exits 1, so a stuck stop is seen, not hidden.
 STOP_DEADLINE_S = 4.0
 SIGNAL_SHUTDOWN_WAIT_S = 0.5   # rclpy's signal thread shuts the context down in ~ms
+# Once Buddy's own resources are closed (threads, ports, state files written), what is
+# left is DDS: destroy the entities, delete the participant. That normally takes tens of
+# ms, but Fast DDS can deadlock in it (exit_timer.py: eProsima/Fast-DDS#6502, seen about
+# once in 160-700 node stops under load). Past this bound the process prints every
+# thread's stack and ends with the status it was going to have: the stop was done, only
+# the freeing of memory the OS frees anyway was stuck. Other nodes then see this one leave
+# when its participant lease ends (20 s) instead of at once.
+DDS_TEARDOWN_BOUND_S = 1.5
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
@@ -76,6 +85,7 @@ class StopSignals:
     def __init__(self) -> None:
         self.stopping = False
         self.signalled = False   # the stop came from SIGINT or SIGTERM
+        self.exit_status = 1     # the status of a stop cut short; run_until_stopped sets it
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         if not self.stopping:
@@ -119,6 +129,7 @@ def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
     then the context is shut down. A second Ctrl-C or SIGTERM changes nothing of this."""
     install_stop_signals()
     status = 0
+    finished = False   # no exception is on its way out
     try:
         try:
             body()
@@ -131,6 +142,7 @@ def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
             if not (stop_signals.stopping or stopped_by_signal()):
                 raise
             # the signal surfaced inside a pybind11 call as another error: exit 0
+        finished = True
         # teardown below runs after the exception is cleared: its traceback held the
         # executor's frames (and wait set), so destroy_node waited on entities in use
     finally:
@@ -143,6 +155,7 @@ def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
             # destroy_node at Ctrl-C (about 1 launch in 50 under load) was seen before
             # and after this ordering: it narrows a race, it is not proven to be the fix.
             stopped_by_signal(SIGNAL_SHUTDOWN_WAIT_S)
+        stop_signals.exit_status = status if finished else 1
         teardown()
         # rclpy's signal handler may shut the context down from its own thread between
         # try_shutdown's check and its call ("rcl_shutdown already called": RCLError, a
@@ -174,7 +187,35 @@ def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> 
     def teardown() -> None:
         for executor in executors:
             executor.shutdown()
-        for node in built:
-            node.destroy_node()
+        destroy_nodes(built)
 
     return run_until_stopped(body, teardown, "error")
+
+
+def destroy_nodes(nodes: Sequence[Node]) -> None:
+    """The end of a stop: each node's own resources first (`close()`, where a node has
+    one: threads, ports, the web server, the state files), then its DDS entities, within
+    DDS_TEARDOWN_BOUND_S of the moment only DDS is left."""
+    for node in nodes:
+        close = getattr(node, "close", None)
+        if callable(close):
+            close()
+    bound_dds_teardown()
+    for node in nodes:
+        node.destroy_node()
+
+
+def bound_dds_teardown() -> None:
+    """From now on only DDS is torn down: bound it (DDS_TEARDOWN_BOUND_S). Within a stop
+    only; the stop's own watchdog (STOP_DEADLINE_S, exit 1) is replaced, or kept where no
+    exit timer can be armed."""
+    if not stop_signals.stopping:
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    faulthandler.cancel_dump_traceback_later()
+    if arm_exit(DDS_TEARDOWN_BOUND_S, stop_signals.exit_status):
+        # the stack of a stuck teardown, printed just before the exit timer ends it
+        faulthandler.dump_traceback_later(DDS_TEARDOWN_BOUND_S - 0.1, exit=False)
+    else:
+        faulthandler.dump_traceback_later(STOP_DEADLINE_S, exit=True)

@@ -49,7 +49,10 @@ def run(ns: argparse.Namespace) -> int:
         align_periodic_timers,
         make_executor,
     )
-    from buddy_personality.nodes.common.runtime import run_until_stopped  # noqa: PLC0415
+    from buddy_personality.nodes.common.runtime import (  # noqa: PLC0415
+        destroy_nodes,
+        run_until_stopped,
+    )
 
     params = ns.params or str(default_params_file())
     ros_args = ["--params-file", params]
@@ -126,8 +129,7 @@ def run(ns: argparse.Namespace) -> int:
         if face_thread is not None:
             face_thread.join(timeout=5.0)
         executor.shutdown()
-        for node in nodes:
-            node.destroy_node()
+        destroy_nodes(nodes)
 
     return run_until_stopped(body, teardown, "buddy")
 

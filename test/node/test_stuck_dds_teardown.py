@@ -1,0 +1,80 @@
+"""A stop whose DDS teardown never returns (Fast DDS 2.14 can deadlock there with the GIL
+held: nodes/common/exit_timer.py, eProsima/Fast-DDS#6502). It was seen in one Ctrl-C run
+in 20 as a node that exited 1 after the 4 s watchdog. Brief: `main()` of a node exits 0
+on Ctrl-C. The node's own resources are closed first, and its state is written; then the
+stuck DDS part is cut short, its stack is printed, and the status is the stop's own.
+
+The deadlock is stood in for by a `destroy_node` that blocks in C with the GIL held (no
+Python thread or signal handler can run then, as in the real one)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.ros, pytest.mark.process]
+
+STUCK_NODE = textwrap.dedent('''
+    import ctypes, sys
+    from pathlib import Path
+    from rclpy.node import Node
+    from buddy_personality.nodes.common.runtime import run_node
+
+    closed = Path(sys.argv[1])
+
+    class StuckTeardown(Node):
+        def __init__(self):
+            super().__init__("stuck_teardown")
+            self._said = False
+            self.create_timer(0.05, self._ready)
+
+        def _ready(self):
+            if not self._said:
+                self._said = True
+                print("spinning", flush=True)
+
+        def close(self):
+            closed.write_text("state written")
+
+        def destroy_node(self):
+            ctypes.PyDLL(None).pause()   # blocks in C, GIL held: the DDS deadlock
+
+    sys.exit(run_node(StuckTeardown, [sys.argv[0]]))
+''')
+
+
+def test_the_exit_timer_ends_a_process_stuck_in_c_with_the_gil_held() -> None:
+    script = ("import ctypes, sys\n"
+              "from buddy_personality.nodes.common.exit_timer import arm_exit\n"
+              "assert arm_exit(0.3, 3)\n"
+              "ctypes.PyDLL(None).pause()\n")
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=30, check=False)
+    assert res.returncode == 3, res.stderr
+
+
+def test_ctrl_c_with_a_stuck_dds_teardown_closes_the_node_and_exits_0(tmp_path: Path) -> None:
+    closed = tmp_path / "closed"
+    proc = subprocess.Popen([sys.executable, "-c", STUCK_NODE, str(closed)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ))
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "spinning", proc.stderr
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    # 0, not the stop watchdog's 1 (STOP_DEADLINE_S) nor a launch SIGKILL
+    assert proc.returncode == 0, err
+    assert closed.read_text() == "state written"
+    # where it was stuck, for whoever reads the log
+    assert "destroy_node" in err and "Timeout" in err, err
