@@ -7,7 +7,8 @@ milliseconds later. A second signal must not interrupt the first one's teardown:
 uncaught KeyboardInterrupt there ended a node with -2, and a teardown cut in the middle
 once left governor_node hanging until SIGKILL (issue 18). So the first SIGINT or SIGTERM
 starts the one stop, later ones are counted and ignored, and a watchdog dumps every
-thread's stack and exits if the stop ever takes longer than STOP_DEADLINE_S.
+thread's stack and exits if the stop ever takes longer than STOP_DEADLINE_S. The last
+part, the DDS teardown, has a bound of its own (destroy_nodes, DDS_TEARDOWN_BOUND_S).
 """
 
 from __future__ import annotations
