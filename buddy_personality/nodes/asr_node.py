@@ -34,7 +34,7 @@ from buddy_msgs.msg import SystemEvent, Utterance
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import ERROR, OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
-from buddy_personality.nodes.common.runtime import run_node
+from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
 from buddy_personality.speech.capture import MicSource, WavSource
 from buddy_personality.speech.ears import CLEAR, FAULT_NAME, RAISE, EarsHealth, SpeakingGate
 from buddy_personality.speech.endpointing import (
@@ -92,7 +92,7 @@ PARAMETERS: tuple[ParamSpec, ...] = (
 )
 
 
-class AsrNode(Node):
+class AsrNode(ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("asr", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
@@ -328,14 +328,8 @@ class AsrNode(Node):
             return Health(WARN, "transcription server unavailable: retrying", values)
         return Health(OK, "listening", values)
 
-    _closed = False
-
-    def close(self) -> None:
-        """Buddy's own resources (the microphone, its threads, the HTTP client); the DDS entities
-        are left to destroy_node, which runtime.destroy_nodes bounds. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
+    def _close_own(self) -> None:
+        """The microphone, its threads and the HTTP client (ClosesOwnResources)."""
         self._closing.set()
         if self._source is not None:
             self._source.close()
@@ -347,10 +341,6 @@ class AsrNode(Node):
                 t.join(timeout=2.0)
         if self._client is not None:
             self._client.close()
-
-    def destroy_node(self) -> None:
-        self.close()
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

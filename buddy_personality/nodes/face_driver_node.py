@@ -79,7 +79,7 @@ from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
-from buddy_personality.nodes.common.runtime import run_node
+from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
 
 PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("autostart", True, "configure and activate on start, so ros2 run works alone",
@@ -124,7 +124,7 @@ DEADLINE_MARGIN_S = 0.001
 STRING_MAX = 64            # DESIGN §5: oversize strings are truncated
 
 
-class FaceDriverNode(LifecycleNode):
+class FaceDriverNode(ClosesOwnResources, LifecycleNode):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("face_driver", **node_kwargs)
         self.params = declare_parameters(self, PARAMETERS)
@@ -293,16 +293,15 @@ class FaceDriverNode(LifecycleNode):
             self.core.link.close()
             self.core = None
 
-    def close(self) -> None:
-        """Buddy's own resources: stop the reader thread and close the port (the link's
-        close is idempotent); the DDS entities are left to destroy_node, which
-        runtime.destroy_nodes bounds."""
+    def _close_own(self) -> None:
+        """Stop the reader thread and close the port (ClosesOwnResources); the DDS
+        entities are left to destroy_node."""
         self._paused = False
         if self.core is not None:
             self.core.link.close()
 
     def destroy_node(self) -> None:
-        self._teardown()  # and the DDS entities of the lifecycle's own
+        self._teardown()  # the lifecycle's own entities too; then close and destroy
         super().destroy_node()
 
     # --- inputs (event-driven: the core sends at once) ---------------------------------

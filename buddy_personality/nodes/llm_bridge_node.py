@@ -84,7 +84,7 @@ from buddy_personality.nodes.common.diagnostics import (
 )
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
-from buddy_personality.nodes.common.runtime import now_s, run_node
+from buddy_personality.nodes.common.runtime import ClosesOwnResources, now_s, run_node
 from buddy_personality.safety.alerts import DEFAULT_ALERT_LOG, AlertRecord, append_alert
 
 PARAMETERS: tuple[ParamSpec, ...] = (
@@ -160,7 +160,7 @@ def _finite(x: float, default: float = 0.0) -> float:
     return float(x) if math.isfinite(x) else default
 
 
-class LlmBridgeNode(Node):
+class LlmBridgeNode(ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("llm_bridge", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
@@ -648,24 +648,14 @@ class LlmBridgeNode(Node):
         reason = server_reason(probe, self._core.stats.last_error)
         return offline_line(self.params["server_url"], reason, self.params["probe_interval_s"])
 
-    _closed = False
-
-    def close(self) -> None:
-        """Buddy's own resources (the worker pool, requests in flight, the HTTP client); the DDS
-        entities are left to destroy_node, which runtime.destroy_nodes bounds. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
+    def _close_own(self) -> None:
+        """The worker pool, the requests in flight and the HTTP client (ClosesOwnResources)."""
         self._closing.set()
         for ev in self._cancels.values():
             ev.set()
         self._pool.shutdown(wait=False, cancel_futures=True)
         if self._client is not None:
             self._client.close()
-
-    def destroy_node(self) -> None:
-        self.close()
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

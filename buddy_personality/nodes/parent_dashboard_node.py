@@ -58,7 +58,7 @@ from buddy_personality.dashboard.sessions import SessionLog
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import ERROR, OK, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
-from buddy_personality.nodes.common.runtime import run_node
+from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
 
 PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("host", "127.0.0.1", "address the page listens on; 0.0.0.0 opens it to the "
@@ -91,7 +91,7 @@ class ServiceUnavailable(RuntimeError):
     pass
 
 
-class ParentDashboardNode(Node):
+class ParentDashboardNode(ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("parent_dashboard", **node_kwargs)
         p = declare_parameters(self, PARAMETERS)
@@ -207,20 +207,10 @@ class ParentDashboardNode(Node):
             return Health(ERROR, f"page not served: {self.server_error}", values)
         return Health(OK, f"serving {self.url}", values)
 
-    _closed = False
-
-    def close(self) -> None:
-        """Buddy's own resources (the open event streams and the web server); the DDS entities are
-        left to destroy_node, which runtime.destroy_nodes bounds. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
+    def _close_own(self) -> None:
+        """The open event streams and the web server (ClosesOwnResources)."""
         self.web.close()
         self.server.stop()
-
-    def destroy_node(self) -> None:
-        self.close()
-        super().destroy_node()
 
 
 def _finite(value: float) -> float | None:

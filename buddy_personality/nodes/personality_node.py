@@ -63,7 +63,7 @@ from buddy_personality.nodes.common.parameters import (
     declare_parameters,
 )
 from buddy_personality.nodes.common.rejections import RejectionLog
-from buddy_personality.nodes.common.runtime import now_s, run_node
+from buddy_personality.nodes.common.runtime import ClosesOwnResources, now_s, run_node
 from buddy_personality.personality.daily_limit_words import daily_limit_line
 from buddy_personality.personality.engine import InputRejected, PersonalityEngine
 from buddy_personality.personality.guardrails import GuardrailConfig
@@ -151,7 +151,7 @@ def _marker(ns: str, mid: int, kind: int, x: float, y: float, scale: float,
     return m
 
 
-class PersonalityNode(Node):
+class PersonalityNode(ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("personality", **node_kwargs)
         self.params = declare_parameters(self, PARAMETERS)
@@ -644,15 +644,11 @@ class PersonalityNode(Node):
         return Health(level=level, message=message, values=values)
 
 
-    def close(self) -> None:
-        """Write the state files now (flush_all is idempotent): RS-2, Ctrl-C, SIGTERM or a
+    def _close_own(self) -> None:
+        """Write the state files now (ClosesOwnResources): RS-2, Ctrl-C, SIGTERM or a
         launch shutdown never loses counted talk, even if the DDS teardown after it is
         cut short (runtime.destroy_nodes)."""
         self.engine.flush_all()
-
-    def destroy_node(self) -> None:
-        self.close()
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

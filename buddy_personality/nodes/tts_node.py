@@ -29,7 +29,7 @@ from buddy_msgs.msg import ButtonEvent, ConversationEvent, Say
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import ERROR, OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
-from buddy_personality.nodes.common.runtime import run_node
+from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
 from buddy_personality.speech.players import (
     AudioUnavailable,
     Player,
@@ -81,7 +81,7 @@ PARAMETERS: tuple[ParamSpec, ...] = (
 )
 
 
-class TtsNode(Node):
+class TtsNode(ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("tts", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
@@ -299,15 +299,8 @@ class TtsNode(Node):
             return Health(WARN, f"speaking; {self._synth_errors} synthesis errors", values)
         return Health(OK, "speaking" if self._speaking else "ready", values)
 
-    _closed = False
-
-    def close(self) -> None:
-        """Buddy's own resources (the audio output, the synthesis in progress, the server voice);
-        the DDS entities are left to destroy_node, which runtime.destroy_nodes bounds.
-        Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
+    def _close_own(self) -> None:
+        """The audio output, the synthesis in progress and the server voice (ClosesOwnResources)."""
         self._closing.set()
         for ev in self._cancels.values():
             ev.set()
@@ -315,10 +308,6 @@ class TtsNode(Node):
             self._player.close()
         if isinstance(self._synth, ServerSynth):
             self._synth.close()
-
-    def destroy_node(self) -> None:
-        self.close()
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

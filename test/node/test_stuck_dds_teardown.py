@@ -24,11 +24,11 @@ STUCK_NODE = textwrap.dedent('''
     import ctypes, sys
     from pathlib import Path
     from rclpy.node import Node
-    from buddy_personality.nodes.common.runtime import run_node
+    from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
 
     closed = Path(sys.argv[1])
 
-    class StuckTeardown(Node):
+    class StuckTeardown(ClosesOwnResources, Node):
         def __init__(self):
             super().__init__("stuck_teardown")
             self._said = False
@@ -39,10 +39,11 @@ STUCK_NODE = textwrap.dedent('''
                 self._said = True
                 print("spinning", flush=True)
 
-        def close(self):
+        def _close_own(self):
             closed.write_text("state written")
 
         def destroy_node(self):
+            self.close()
             ctypes.PyDLL(None).pause()   # blocks in C, GIL held: the DDS deadlock
 
     sys.exit(run_node(StuckTeardown, [sys.argv[0]]))

@@ -194,14 +194,35 @@ def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> 
     return run_until_stopped(body, teardown, "error")
 
 
+class ClosesOwnResources:
+    """Mixed into a node (before Node) that has resources of its own: threads, a device,
+    an HTTP client, a web server, state files. `close()` releases them once
+    (`_close_own`); `destroy_node()` closes, then destroys the DDS entities. So
+    `destroy_nodes` can close every node before any DDS teardown, which it bounds, and
+    any other caller of destroy_node (tests, an in-process graph) still closes."""
+
+    _closed = False
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._close_own()
+
+    def _close_own(self) -> None:
+        raise NotImplementedError
+
+    def destroy_node(self) -> None:
+        self.close()
+        super().destroy_node()  # type: ignore[misc]
+
+
 def destroy_nodes(nodes: Sequence[Node]) -> None:
-    """The end of a stop: each node's own resources first (`close()`, where a node has
-    one: threads, ports, the web server, the state files), then its DDS entities, within
-    DDS_TEARDOWN_BOUND_S of the moment only DDS is left."""
+    """The end of a stop: each node's own resources first (ClosesOwnResources), then its
+    DDS entities, within DDS_TEARDOWN_BOUND_S of the moment only DDS is left."""
     for node in nodes:
-        close = getattr(node, "close", None)
-        if callable(close):
-            close()
+        if isinstance(node, ClosesOwnResources):
+            node.close()
     bound_dds_teardown()
     for node in nodes:
         node.destroy_node()
