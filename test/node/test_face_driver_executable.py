@@ -33,6 +33,18 @@ def speak(rig: FaceExecutableRig, seconds: float, text: str) -> tuple[float, flo
     ros = rig.ros
     say = ros.publisher(Say, rig.topic("tts/say"))
     speaking = ros.publisher(Bool, rig.topic("tts/speaking"))
+    # Discovery is not symmetric: our writer may match the driver's reader before the
+    # driver's reader matches it, and the first message then waits for the reliable
+    # protocol's repair (0.64 s seen in a loaded fresh-clone run): a delay of discovery,
+    # not of the path timed below. So one burst of talking first, until the board saw it
+    # start and stop.
+    warm = time.monotonic()
+    speaking.publish(Bool(data=True))
+    assert rig.wait_until(lambda: any(r.packet.payload.talking for r in
+                                      rig.of_type(PacketType.SET_TALKING, since=warm)), 10)
+    speaking.publish(Bool(data=False))
+    quiet = time.monotonic()
+    assert rig.wait_until(lambda: rig.talking_stopped_at(quiet) is not None, 10)
     say.publish(Say(text=text))
     start = time.monotonic()
     speaking.publish(Bool(data=True))
