@@ -68,6 +68,9 @@ class CallResult:
     inline_emotion: str | None = None
     cancelled: bool = False
     timed_out: bool = False             # an attempt hit its deadline (issue 19)
+    # No request went out: the server's Retry-After of an earlier turn has not passed yet
+    # (issue 31). Not a server failure: layer 0 answers the turn.
+    throttled: bool = False
 
 
 RETRY_AFTER_STATUSES = (429, 503)
@@ -116,6 +119,19 @@ class LlmClient:
         self.guided_supported = config.guided
         self.probe_error = ""   # why the last probe failed, in words ("" = it answered)
         self._url = config.base_url.rstrip("/") + "/chat/completions"
+        # The server's Retry-After, kept across turns (issue 31: the next turn called the
+        # server again 6 s later although it had asked for 30 s). Clock time, or None.
+        self._not_before: float | None = None
+
+    def retry_wait_s(self) -> float:
+        """Seconds until the server's last Retry-After has passed (0: call freely)."""
+        if self._not_before is None:
+            return 0.0
+        left = self._not_before - self._clock()
+        if left <= 0.0:
+            self._not_before = None
+            return 0.0
+        return left
 
     def close(self) -> None:
         self._http.close()
@@ -192,6 +208,12 @@ class LlmClient:
             result.errors.append("policy forbids calls")
             return result
         start = self._clock()
+        held = self.retry_wait_s()
+        if held > 0.0:
+            # The server asked for a pause that has not passed: no request this turn.
+            result.throttled = True
+            result.errors.append(f"server asked to wait {held:.1f} s more (Retry-After)")
+            return result
         turn_deadline = start + deadline_s if deadline_s is not None else None
         wait_s = 0.0
         emitted: list[str] = []
@@ -257,6 +279,8 @@ class LlmClient:
                 result.timed_out = result.timed_out or str(exc) == "timeout"
                 if exc.retry_after is not None:
                     wait_s = exc.retry_after  # honoured, within the turn deadline
+                    until = self._clock() + exc.retry_after   # ... and by later turns
+                    self._not_before = max(self._not_before or until, until)
                 if turn_deadline is not None and self._clock() >= turn_deadline:
                     break
         result.latency_s = max(0.0, self._clock() - start)

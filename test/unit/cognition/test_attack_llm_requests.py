@@ -97,3 +97,23 @@ def test_retry_after_past_the_turn_deadline_gives_up_at_once() -> None:
         assert "past the turn deadline" in r.errors[-1]
         assert time.monotonic() - started < 1.0
         c.close()
+
+
+def test_retry_after_holds_across_turns() -> None:
+    """Issue 31: a server that asked for 30 s was called again by the next turn 6 s later.
+    The client keeps the server's Retry-After across turns: until it has passed, a turn
+    gets no request (the bridge answers from layer 0 at once), after it one goes out."""
+    now = [100.0]
+    with FakeLlmServer("throttle", retry_after_s=30.0, throttle_count=1) as srv:
+        c = LlmClient(ClientConfig(srv.url, retry_backoff_s=0.0, request_timeout_s=2.0),
+                      clock=lambda: now[0])
+        first = c.complete(MESSAGES, ONE_RETRY, deadline_s=2.0)
+        assert not first.ok and len(srv.chat_requests()) == 1
+        now[0] += 6.0                                   # the next turn, 6 s later
+        second = c.complete(MESSAGES, ONE_RETRY, deadline_s=2.0)
+        assert not second.ok and second.throttled and second.attempts == 0
+        assert len(srv.chat_requests()) == 1            # the server was not called
+        now[0] += 24.5                                  # 30.5 s after it asked
+        third = c.complete(MESSAGES, ONE_RETRY, deadline_s=2.0)
+        assert third.ok and len(srv.chat_requests()) == 2
+        c.close()
