@@ -10,6 +10,17 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 venv="$root/.venv"
+
+# One set-up at a time in this tree: two `make test` started together (two terminals, or
+# an engineer's loop next to a test run) would otherwise both build buddy_msgs and the
+# ROS tools into the same prefix and break each other's build half-way. The second waits
+# here, then finds every step fresh.
+mkdir -p "$root/build"
+exec 9>"$root/build/.setup.lock"
+if ! flock -n 9; then
+    printf '\033[1m[setup]\033[0m %s\n' "another set-up of this tree is running; waiting for it"
+    flock 9
+fi
 stamps="$venv/.buddy-stamps"
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
