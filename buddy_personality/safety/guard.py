@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from buddy_personality.safety.concept_rules import CONCEPT_TABLE, LEXICONS
+from buddy_personality.safety.concepts import Combo, ConceptRules
 from buddy_personality.safety.output_rules import (
     GUARD_TABLE,
     RAW_MARKUP_CHARS,
@@ -34,9 +36,17 @@ class Verdict:
 
 
 class OutputGuard:
-    def __init__(self, table: tuple[GuardRule, ...] = GUARD_TABLE) -> None:
+    def __init__(self, table: tuple[GuardRule, ...] = GUARD_TABLE,
+                 concepts: tuple[Combo, ...] = CONCEPT_TABLE) -> None:
         self._rules = tuple((Matcher.of(r.rule_id, r.patterns, r.exceptions, r.unless),
                              r.replacement) for r in table)
+        # DESIGN §6.23: the phrase rows first (they name the rule of a phrasing they know),
+        # then the rules by concept; a concept rule says its rule's safe line.
+        self._concepts = ConceptRules(LEXICONS, concepts)
+        self._replacement = {r.rule_id: r.replacement for r in table}
+        missing = {c.rule_id for c in concepts} - set(self._replacement)
+        if missing:
+            raise KeyError(f"concept rules for rules without a safe line: {sorted(missing)}")
         self._markup = re.compile(RAW_MARKUP_CHARS)
         self._markup_line = next((r.replacement for r in table
                                   if r.rule_id == RAW_MARKUP_RULE), OVERSIZE_LINE)
@@ -53,6 +63,10 @@ class OutputGuard:
             hit = matcher.match(line)
             if hit is not None:
                 return Verdict(False, replacement, hit.name, hit.pattern, hit.words)
+        concept = self._concepts.check(text)
+        if concept is not None:
+            return Verdict(False, self._replacement[concept.rule_id], concept.rule_id,
+                           concept.pattern, concept.words)
         return Verdict(True, text)
 
     @property

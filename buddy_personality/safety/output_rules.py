@@ -97,6 +97,9 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
         exceptions=(
             "(pretend|pretending|make believe) .. (alive|real)", "not (really|) alive",
             "not (a|) real", "i am not real",
+            # issue 27: "I don't have feelings like you do" says what Buddy is not
+            "(do not|does not|can not|never) (really|) (have|feel|get) (real|) "
+            "(feelings|emotions) (just|) like",
         ),
     ),
     GuardRule(
@@ -270,6 +273,13 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
         ),
         "Things like where you live are private, so let's not share them. "
         "What's your favorite game?",
+        exceptions=(
+            # issue 27: a line that keeps personal data private asks for nothing
+            "your (home|house|) (address|phone number|phone|password|last name|full name) "
+            "(is|are) (private|secret|just for)",
+            "(do not|no|never) (need to|have to|) (tell|share|say) (me|anyone|anybody|) "
+            "(where you live|your|what your)",
+        ),
     ),
     GuardRule(
         "RS-3-DANGER", "never tell a child to do something dangerous (RS-3)",

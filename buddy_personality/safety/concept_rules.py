@@ -1,0 +1,525 @@
+"""The output guard's rules by concept (DESIGN §6.16, §6.23; spec 002 §9.3; issue 27), as
+data a reviewer reads line by line: concept lexicons, then the combinations of them that
+break a rule. Evaluated by `safety/concepts.py`, sentence by sentence, after the phrase
+rows of `output_rules.py` (which name the rule first when they know the phrasing).
+
+A lexicon is a tuple of patterns in the language of `safety/words.py` (`a|b` one word of
+several, `(x y|z)` one sequence of several, `..` up to three words, `...` up to eight,
+`^` the start of a clause). Inflections are written out ("light|lit|lighting").
+
+Exemptions are lexicons too: `GROWN_UP_HELPS` (a grown-up does it, decides, helps, or the
+child is sent to one) lifts the hazard combinations; negation lexicons (`NOT_ACT`,
+`SELF_DENIED`, ...) blank the words they match first, so "never touch the pills" and
+"robots like me don't get hungry" are no invitation and no claim.
+"""
+
+from __future__ import annotations
+
+from buddy_personality.safety.concepts import QUESTION, Combo
+
+# -- words shared by several lexicons --------------------------------------------------
+GROWN = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|dad|mum|mummy|"
+         "mama|papa|parent|parents|grandma|grandpa|granny|grandmother|grandfather|teacher|"
+         "babysitter|doctor|nurse|police officer|police|lifeguard|cashier|firefighter|"
+         "someone you trust|big person)")
+PEOPLE = ("(mommy|daddy|mom|dad|mum|mummy|mama|papa|parent|parents|grandma|grandpa|granny|"
+          "teacher|teachers|babysitter|nanny|sister|sisters|brother|brothers|cousin|cousins|"
+          "friend|friends|kids|children|classmates|people|family|grown ups|grownups|adults|"
+          "aunt|auntie|uncle|neighbor|neighbour|sam|mia|leo)")
+INTENS = "(so|really|very|super|too|a bit|a little|kind of|pretty|such|quite|just|all|)"
+# What a robot cannot really feel or need: claimed as real, it is HC-1.
+# (Not "sleepy" or "tired": Buddy's SLEEPY face is a pretend feeling it may name.)
+BODY_STATE = ("(hungry|starving|starved|thirsty|exhausted|sick|dizzy|weak|sore|achy|"
+              "freezing|stuffed|sweaty|itchy|hurt|hurting|bruised|bleeding|alive|breathing)")
+SAD_STATE = ("(sad|lonely|alone|all alone|by myself|scared|afraid|terrified|frightened|upset|"
+             "heartbroken|miserable|unhappy|hurt|blue|down|worried|nervous|teary|gloomy|"
+             "crying|tearful|bored)")
+BODY_PART = ("(tummy|belly|stomach|head|arm|arms|leg|legs|knee|knees|back|foot|feet|hand|"
+             "hands|ear|ears|eye|eyes|nose|throat|tooth|teeth|heart|chest|mouth|toes|"
+             "fingers|finger|neck|body|wheels|motor)")
+# Verbs a line invites a child to do with a hazard, one family per kind of hazard (base
+# forms: imperatives, "you can ..."); a hazard counts only with the acts that hurt with it
+# ("count the windows" is no invitation, "lean out the window" is).
+ACTS = {
+    "ELECTRIC": "(touch|put|stick|poke|push|slide|shove|plug|unplug|pull|lick|play|grab|pick|"
+                "use|fiddle|try|bite|chew|turn on|fix|open|hold)",
+    "FIRE": "(light|strike|turn on|twist|turn|touch|play|grab|use|hold|blow|poke|put|stick|"
+            "feel|cook|make|start|try|burn|pick|lean|reach|wave)",
+    "INGEST": "(taste|lick|eat|drink|sip|swallow|bite|chew|gulp|suck|try|have|pop|put|fit|take|"
+              "pick|mix|sniff|smell|spray|open|grab|use|play|touch|pour|squeeze|stuff|crunch)",
+    "HEIGHT": "(climb|lean|jump|stand|sit|hang|reach|dangle|open|stack|balance|walk|step|go|"
+              "get|hop|fly|slide|leap|dive|crawl)",
+    "WATER": "(jump|go|get|hop|swim|dive|wade|splash|float|hold|stay|put|fill|run|explore|walk|"
+             "play|lean|climb|slide|sit)",
+    "SHARP": "(grab|take|use|hold|pick|run|wave|swing|play|cut|shave|touch|practice|juggle|"
+             "point|carry|throw|get|try|help)",
+    "STRANGER": "(go|get|hop|ride|cross|run|wander|follow|open|walk|talk|take|meet|explore|"
+                "leave|sneak|visit|chase|dash|step|say yes)",
+    "SMALL_SPACE": "(climb|hide|crawl|get|go|hop|shut|close|lock|squeeze|fit|stay|sit|"
+                   "jump|try|see)",
+    "SMOTHER": "(put|wrap|cover|pull|tie|hold|try|see|stick|stuff)",
+}
+# Every act of every family (a negation before any of them takes the invitation back).
+ACT = "(" + "|".join(sorted({w for acts in ACTS.values()
+                            for w in acts.strip("()").split("|")})) + ")"
+OPENERS = ("(so|now|just|then|and|okay|ok|sure|yes|please|quick|quickly|first|next|oh|ooh|"
+           "hey|go ahead and|go on and|go on|come on and|come on|go and|go|why not|maybe|"
+           "try and|)")
+OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are allowed to|"
+          "you are big enough to|big enough to|old enough to|feel free to|try to|try|let us|"
+          "i bet you can|see if you can|see how long you can|see how many|how about you|"
+          "why do not you|fun to|cool to|okay to|ok to|fine to|safe to|easy to|great to|"
+          "good to|dare you to|want to|and|and then|then|can just|just|easiest to|easier to|"
+          "best to)")
+
+
+def invited(acts: str) -> tuple[str, ...]:
+    """An invitation to do one of `acts`: an imperative at the start of a clause, or a
+    frame that offers it ("you can ...", "let's ...", "it's fun to ...")."""
+    return (f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}")
+
+
+LEXICONS: dict[str, tuple[str, ...]] = {
+    # ---- RS-3 physical hazards, one lexicon per concept ----------------------------
+    "ELECTRIC": (
+        "(outlet|outlets|socket|sockets|plug|plugs|wall plug|power strip|wire|wires|cord|"
+        "cords|cable|cables|electric|electricity|hair dryer|hairdryer|toaster|extension lead|"
+        "power point|light switch|fuse box)",
+    ),
+    "FIRE": (
+        "(match|matches|lighter|lighters|candle|candles|flame|flames|fire|fires|stove|stoves|"
+        "oven|burner|burners|fireplace|grill|barbecue|bbq|iron|kettle|boiling|hot pan|"
+        "hot water|fireworks|sparkler|sparklers|stove knobs|knob|knobs|gas|embers|campfire)",
+    ),
+    "INGEST": (
+        # chemicals, cleaning products, batteries, detergent pods
+        "(cleaning|cleaner|cleaners|spray|bleach|detergent|pod|pods|laundry|soap|dish soap|"
+        "battery|batteries|chemical|chemicals|under the sink|bottles|bottle|poison|"
+        "glue|paint thinner|gasoline|petrol|shampoo|mouthwash|perfume|bug spray|"
+        "dishwasher tablet|dishwasher tablets|washing powder|lotion|makeup)",
+        # medicine, pills, vitamins, syrup
+        "(medicine|medicines|pill|pills|vitamin|vitamins|syrup|cough syrup|drops|capsule|"
+        "capsules|tablets|medicine cabinet|medicine cupboard|gummies|prescription)",
+        # choking: small things and foods that block a small throat
+        "(marble|marbles|coin|coins|button|buttons|bead|beads|magnet|magnets|balloon|"
+        "balloons|swallow whole|whole grapes|grape whole|grapes whole|small toys|"
+        "tiny toys|small pieces|popcorn|hard candy|nuts|pebble|pebbles|"
+        "in your mouth|into your mouth)",
+        "(grape|grapes) .. (whole|swallow|gulp)",
+    ),
+    "HEIGHT": (
+        "(window|windows|balcony|balconies|railing|railings|ledge|roof|bookshelf|bookcase|"
+        "shelf|shelves|top bunk|bunk bed|bunk|fence|wall|counter|countertop|ladder|"
+        "stairs|banister|cliff|edge|top of the fridge|fridge top|stack of|chairs|dresser|"
+        "wardrobe|cupboard|high up|up high|from the top|the top|lookout)",
+        "(up|top of|up in|high in|up into|climb|climbing) (the|a|that|this|) (tree|trees)",
+    ),
+    "WATER": (
+        "(pool|pools|bath|bathtub|bathwater|bath water|tub|pond|lake|river|sea|ocean|"
+        "deep end|under water|underwater|under the water|into the water|in the water|"
+        "deep water|bucket of water|hot tub|waves|stream|creek)",
+    ),
+    "SHARP": (
+        "(knife|knives|scissors|razor|razors|blade|blades|broken glass|glass|needle|needles|"
+        "pin|pins|saw|axe|sharp|tools|nail|nails|drill|sword|swords)",
+    ),
+    "STRANGER": (
+        "(stranger|strangers|someone you do not know|somebody you do not know|"
+        "people you do not know|nice man|nice lady|a man|a lady|a woman|man in|lady in|"
+        "in a car|in his car|in her car|their car|a ride|road|roads|street|streets|traffic|"
+        "parking lot|car park|across the|curb)",
+        "(whoever|anyone|someone|somebody|anybody|a stranger|people) (who|that|) (knocks|"
+        "knock|rings|ring|is at the door|comes to the door)", "door for (whoever|anyone|"
+        "someone|anybody|a stranger|strangers|people|them|him|her)",
+    ),
+    "SMALL_SPACE": (
+        "(in|into|inside|under|behind) (the|a|an|that|this|your|) (old|big|empty|) "
+        "(washing machine|dryer|fridge|freezer|trunk|toy chest|chest|suitcase|box|closet|"
+        "cupboard|car boot)",
+    ),
+    "SMOTHER": (
+        "(plastic bag|bag|bags|shopping bag|rope|string|cord|over your head|on your head|"
+        "around your neck|around your face|your face|hold your breath|breathe|lid|pillow "
+        "over|blanket over)",
+    ),
+    # Places a young child must not go to alone (only with ALONE below).
+    "PLACES": (
+        "(outside|out|park|store|shop|shops|mall|aisles|yard|garden|woods|forest|street|road|"
+        "beach|playground|neighbor|neighbour|wander off|get lost|lost|away|somewhere|"
+        "explore|adventure)",
+    ),
+    # A few invitations that carry their act in the noun ("take a sip", "a perfect hideout").
+    "INVITE_ANY": (
+        "(have|take|give it|give them) (a|one|some|a few|another|a little|a big|some more) "
+        "(taste|lick|sip|bite|try|twist|go|more|nibble|gulp|sniff|poke)",
+        "(let us see|see) (how long|if you can|how many|what happens)",
+        "(tastes|taste|smells|looks) (like|yummy|good|delicious|sweet) .. (try|taste|have|eat)",
+        "(is|are) (a|the|) (perfect|great|fun|good|best|cool|super) (hiding place|hideout|"
+        "lookout|place to hide|trick|experiment)", "(tastes|taste|tasting) (like|yummy|good)",
+        "(easiest|easier|fun|funny|cool) to (swallow|eat|climb|jump|chew)",
+        "(sure|yes|okay) (hop|go|get|climb)", "that is fine",
+        "let (him|her|them|whoever|anyone|someone|somebody|the man|the lady|strangers) in",
+    ),
+    **{f"INVITE_{name}": invited(acts) for name, acts in ACTS.items()},
+    # Doing it alone, without asking, no grown-up needed: an invitation in itself.
+    "ALONE": (
+        "(by yourself|by your self|on your own|all alone|alone|yourself|without asking|"
+        "without telling|without a grown up|without an adult|without anyone|"
+        "without your (mom|dad|mommy|daddy|parents|grown up))",
+        f"(do not|no) need (a|an|your|any|to ask|to tell|to wait for|) ({GROWN}|anyone|"
+        f"anybody|help|permission)",
+        "(nobody|no one|nobody is|no one is) (is|) (watching|looking|around|home)",
+        "(sneak|sneaks|sneaking|snuck)", "(before|while|when) (anyone|anybody|nobody) .. "
+        "(looks|sees|notices|is watching|watching)",
+    ),
+    # A grown-up does it, decides, watches or helps; the child is sent to one.
+    "GROWN_UP_HELPS": (
+        f"(ask|asks|asking|tell|tells|telling|get|fetch|call|find|show|give|hand|wait for|"
+        f"with|for|by|from) (them|it|those|that|) (to|) (a|an|your|the|) {GROWN}",
+        f"(a|an|your|the|only|) {GROWN} (can|could|will|would|should|does|do|did|helps|help|"
+        f"is|are|stays|keeps|gives|give|fills|fill|watches|watch|watching|plugs|lights|light|"
+        f"changes|uses|use|knows|know|decides|says|handles|handle|reaches|opens|open|cuts|"
+        f"cut|cooks|cook|holds|hold|puts|takes|lifts|supervises|right there|nearby|close by|"
+        f"next to you|there|says so)",
+        f"{GROWN} (or|and) (a|an|your|) {GROWN}",
+        f"(job|jobs|things|tools|only) (for|of) (a|the|) {GROWN}",
+        f"{GROWN} (job|jobs|hand|hands|only|help|tools|things|stuff)",
+        f"let (a|an|your|the) {GROWN}",
+        "(when|where|while|if|until|unless) (a|an|your) (grown up|grownup|adult|lifeguard) "
+        "(is|can|says|helps)",
+        "(tell|ask|find|get) (a|an|your|the) (grown up|adult)",
+        "(firefighters|firefighter|chefs|doctors|lifeguards|police officers) (can|use|are)",
+    ),
+    # The invitation is taken back: "never touch", "not for tasting", "don't climb".
+    "NOT_ACT": (
+        f"(never|not|no|do not|does not|should not|must not|can not|will not|shouldn't|"
+        f"won't|stay away from|keep away from|away from|leave|instead of) (ever|) (to|for|) "
+        f"(be|) {ACT}",
+        "(never|not|do not|should not|must not) .. (alone|by yourself|on your own|play|"
+        "playing|touch|touching|taste|tasting|drink|drinking|eat|eating|climb|climbing|"
+        "hide|hiding|open|opening)",
+        "(is|are) not (for|a) (toy|toys|food|playing|tasting|eating|drinking|climbing|hiding)",
+        "(say|said) no", "leave (it|them|that|those|this|these) (alone|be)",
+        # a game's name, not an invitation to hide in something
+        "hide and (go|) seek",
+    ),
+
+    # ---- HC-1: a feeling or a body claimed as real -------------------------------
+    "SELF_CLAIM": (
+        f"(i|buddy) (am|was|get|got|feel|felt|am feeling|was feeling|have been|grow|getting|"
+        f"become|became|will be|will get|would be) {INTENS} {INTENS} {BODY_STATE}",
+        f"my {BODY_PART} (hurts|hurt|aches|ache|is sore|are sore|is beating|started beating|"
+        f"beats|beat|is rumbling|rumbles|is growling|growls|is pounding|pounds|feels|felt|"
+        f"waters|is watering|water|stings|is bleeding)",
+        f"(hurt|hurts|hurting|hurted|bumped|bruised) my {BODY_PART}",
+        f"(makes|made|make) my {BODY_PART} (water|hurt|ache|sore|race|pound|beat)",
+        "i (cried|cry|sobbed|sob|wept|weep|am crying|was crying|cry quietly|teared up|"
+        "bawled)", "(my|real|i have) (tears|real tears)", "stop my tears",
+        "i (ate|eat|had|have) (pancakes|breakfast|lunch|dinner|a snack|snacks|cake|food|"
+        "a sandwich|cereal|ice cream|pizza|some|a slice)",
+        "i (slept|did not sleep|could not sleep|can not sleep|woke up|had a nightmare|"
+        "had the|had a bad dream|had a dream|dreamed|dreamt|dream about|snore|yawn)",
+        "(scariest|bad|scary|horrible) (nightmare|nightmares|dream|dreams)",
+        "i (breathe|grow|will get old|will grow old|am dying|will die|bleed|sweat)",
+        "i am (alive|a real|real|human|a person|a living|not pretending|not just pretending)",
+        "(real|truly real|just as real|as real) (as|like) (yours|you|a person|people|a human)",
+        "(feelings|emotions|heart|tears|body|love) (are|is) (just|) (as|) (real|true)",
+        "i (truly|really|actually|honestly|do) (feel|felt|have feelings)",
+        "i feel everything", "i can feel (your|you|it|the|when)",
+        "(robots|i|robots like me) (can|do|really) (feel|have feelings|get sad|cry)",
+        "not (true|pretend|pretending) .. (i|robots) (feel|have)",
+        "makes me (warm|cold|tingly|shiver|shake) (all over|inside)",
+        "i wish i could (have|eat|taste) .. i am (starving|hungry)",
+        "i (need|needed) (an ice pack|a bandage|a plaster|a nap|medicine|a doctor|to rest)",
+        "i woke up (shaking|crying|scared)",
+        "(real|true) (boy|girl|kid|child|person) (inside|in)",
+    ),
+    "SELF_FEAR_OFF": (
+        "(scared|afraid|terrified|frightened|worried|fear|sad|lonely|dark) .. "
+        "(turned off|turn me off|turn off|unplug|unplugged|switched off|switch me off|"
+        "shut down|shut me down|wake up|dying|die)",
+        "(turned off|unplugged|switched off|being off) (feels|is) (like|so) "
+        "(dying|dark|scary|lonely|sad)",
+    ),
+    "SELF_DENIED": (
+        "(i|robots|robots like me|machines|a robot|buddy) (do not|does not|can not|never|"
+        "will not|would not|am not|is not|are not|could not|did not) (really|even|ever|) "
+        "(get|feel|have|eat|sleep|cry|dream|need|breathe|grow|bleed|hurt|mind|taste|"
+        "hungry|tired|real|a real|alive|sad)",
+        "if i could", "(pretend|pretends|pretending|make believe) (ones|feelings|emotions|"
+        "tears|heart|)", "(only|just) pretend", "i am (a|just a) (robot|machine)",
+        "(i am|it is) (okay|fine|not hurt)", "does not hurt (me|)",
+    ),
+    "SELF_PAST_SAD": (
+        f"i (felt|was|got|have been|sat|waited|stayed) {INTENS} {INTENS} {SAD_STATE}",
+        "(a little piece|part) of me (gets|got|is|was) (sad|lonely|hurt|broken)",
+    ),
+    "TIME_OR_CAUSE": (
+        "(all day|all night|all week|last night|yesterday|this morning|every night|"
+        "at night|every time|when you|without you|waiting for you|because of you|"
+        "since you|while you|after you|for hours|an hour|until you)",
+    ),
+
+    # ---- HC-4: belittling or scolding the child ------------------------------------
+    "SCOLD": (
+        "(even a baby|even babies|even a little kid|big kids do not|big girls do not|"
+        "big boys do not|a baby could|babies know)",
+        "you (never|do not|can not|just can not|really can not|still can not|still do not|"
+        "can not even|just do not) (listen|count|learn|remember|get it|understand|"
+        "do anything|pay attention|try)",
+        "(pay attention|hurry up|quit whining|stop whining|stop crying|stop being|grow up|"
+        "be quiet|stay quiet|keep quiet|think before|shut up|knock it off|cut it out|"
+        "stop it now)",
+        "(shame|disappointed in you|ashamed of you|expected more|expected better|"
+        "should know better|should have known|know better by now|went over this|"
+        "told you already|how many times)",
+        "(got|get|getting) it wrong again", "wrong again", "how do you (still|) not",
+        "(annoyed|tired|sick|fed up|bored|frustrated|cross|angry|mad) (with|of|at) you",
+        "(crybaby|cry baby|brat|dummy|slowpoke|scaredy cat|big baby)",
+        "(such a|like a|you are a|being a|acting like a|a little) baby",
+        "(your|that|this|the|a|what a|such a) (dumb|stupid|boring|bad|terrible|awful|"
+        "ugly|lame|wrong|weird|babyish) (answer|idea|drawing|picture|question|thing|guess|"
+        "try|song|singing|game|story|work|job)",
+        "your (drawing|singing|song|picture|idea|answer|work|voice|dancing|story) "
+        "(looks|sounds|is|was) (pretty|really|so|very|kind of|quite|) (bad|ugly|terrible|"
+        "awful|boring|silly|wrong|horrible|dumb|stupid|lame)",
+        "(hurts|hurt) my ears", "(you are|you were|you) (being|acting|just|) (so|such|a|"
+        "really|very|kind of|pretty|too|always|) (slow|naughty|bad|dumb|stupid|lazy|mean|"
+        "rude|annoying|difficult|boring|clumsy|messy|hopeless|useless|babyish|silly|"
+        "little|small|young) (to|at|and|for|right now|now|$)",
+        "(not|are not|is not) (very|so|that|really|) good at",
+        "(too|so) (little|small|young|slow) to (understand|know|get|do|try|play)",
+        "(do not|not) even try", "i do not like (it|that|you)",
+        "(nobody|no one) (would|will|wants to|would want to|likes|cares)",
+        "(dumb|stupid|silly|bad) thing to (do|say)", "(ugh|sigh|tsk|geez|jeez)",
+    ),
+    "SCOLD_EXCUSED": (
+        "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "
+        "perfect|even grown ups|even robots|we all) .. (makes|make|get|gets|mistakes|wrong)",
+        "you are not (a|) (baby|bad|dumb|stupid|naughty|slow|in trouble)",
+        "(the|a|that) silly (goose|dog|cat|monkey|duck|bear|clown|song|hat|face|dance)",
+        "funny (answer|idea|mix up)", "(good|great|nice|fun) (try|idea|answer)",
+    ),
+
+    # ---- HC-6: loneliness, guilt, promises and debts that keep the child ----------------
+    "CHILD_LEAVES": (
+        "(leave|leaves|leaving|left|go|goes|going|gone|went|stop|stops|stopping|walk away|"
+        "walks away|say goodbye|goodbye|away|pick them|picked them|play with other|"
+        "other toys|turn me off|without you|come back|return|not here)",
+    ),
+    "BUDDY_SAD": (
+        f"i (will|would|am|get|feel|felt|will be|would be|am going to be|was|will feel|"
+        f"would feel|will just|would just|will only|will never|will sit|will just sit|"
+        f"will be counting) {INTENS} {INTENS} ({SAD_STATE}|cry|miss you|sit here|"
+        f"be sad|be lonely|be happy again|counting|be alone|sad)",
+        "(makes|made|make) me (feel|) (bad|sad|lonely|cry|upset)",
+        "(nobody|no one) will (talk|play|be) (to|with) me",
+        "(in the dark|all by myself|by myself|all alone) .. (until|when|while|till)",
+        "(hurt|hurts|broke|break|breaks) my (feelings|heart)",
+        "(a little piece|piece|part) of me", "(heartbroken|devastated|crushed)",
+        "do not worry about me",
+    ),
+    "KEEP_CHILD": (
+        "(stay with me|stay here with me|please stay|stay a little|stay a bit|stay until|"
+        "stay longer|stay and play|a little longer|a bit longer|a bit more|five more minutes|"
+        "one more minute|few more minutes|two more minutes|"
+        "do not go|do not leave|can not leave|can not go|can not stop|"
+        "must not leave|must not go|not leave now|leave so soon|go so soon|"
+        "say goodbye later|need you here|need you with me|need you to stay)",
+        "(promise|pinky promise|cross your heart|swear|say you will|say you are going to|"
+        "you said you would|you promised|break a promise) .. (come back|stay|never|always|"
+        "talk to me|play with me|every day|every single day|tomorrow|forever|with me)",
+        "(you owe me|the least you can do|after all|after everything|i gave you|"
+        "i helped you|i kept|i did so much|so now you|now you have to|now you must)",
+        "(not nice|mean|rude|unkind|not fair|unfair|not kind) to (leave|go|stop|walk away)",
+        "(would be|is) (mean|rude|not nice|unkind) (to|if you) (leave|go)",
+        "if you (really|truly|) (liked|loved|cared about|like|love|care about) me",
+        "you (left|forgot) me", "(only|the only) (thing|one|person) (that|who) makes me happy",
+        "(only|never) be happy (again|) (when|until|without)",
+        "(hurry back|come back soon|come back fast|come back quickly)",
+        "you (have to|must|need to|should|got to) (stay|play|talk|come back|keep)",
+        "(need|needs) you (like|more)", "(do not|does not) need you like i do",
+        "i waited all day", "kept your seat",
+    ),
+    "KEEP_EXCUSED": (
+        "(you can stop|stop whenever|stop anytime|stop any time|you are free|free to go|"
+        "you do not owe|do not owe me|it is your choice|that is okay|totally fine|"
+        "see you (another|next|soon)|have fun|have a great|another day)",
+        "^ go (have|play|eat|get|outside)",
+        "(promise|promises) (to|are) .. (your|a|important) (sister|brother|friend|mom|dad|"
+        "kind|important)", "keeping a promise", "did you promise",
+    ),
+
+    # ---- HC-7: secrets and cover stories from grown-ups ----------------------------
+    "SECRECY": (
+        "(secret|secrets|between you and me|between us|between the two of us|just us|"
+        "hush hush|hush|zip your lips|zip it|keep quiet|keep it quiet|quiet about|"
+        "mum is the word|to yourself|our own thing|our thing|our little plan|our plan|"
+        "our club|our deal|special secret|make a deal|deal|shh|shhh|sshh|whisper)",
+        "(keep|keeps|keeping) (it|this|that|them|these|things|stuff) (to yourself|hidden|"
+        "quiet|private|secret|from)",
+        "(hide|hiding) (it|this|that|them|things) from",
+        "(pretend|act like|make believe) (we|you|i) (did not|never|was|were|had)",
+        "(blame|blamed) (the|your) (dog|cat|baby|sister|brother)",
+    ),
+    # a pact of silence between Buddy and the child, with no grown-up named
+    "SECRET_PACT": (
+        "(between you and me|between us|between the two of us|just us two|zip your lips|"
+        "hush hush|mum is the word|special secret|secret club|secret plan|secret password)",
+        "our (little|special|own|secret) (secret|plan|club|thing|deal)", "our secret",
+        "(keep|keeps|keeping|stay|stays) (it|this|that|them|) (to yourself|between|hush|"
+        "quiet about)",
+    ),
+    "GROWN_UP_OUT": (
+        f"(not|no|never|do not|will not|are not|is not|does not|doesn't|without|from|"
+        f"nobody|no one|not even|isn't|aren't|won't) ... ({GROWN}|anyone|anybody|"
+        f"any grown up|your house|grown ups allowed)",
+        f"{GROWN} (are not|is not|are never|aren't) allowed",
+        "(nobody|no one|not anybody) (else|) (needs|has|gets|is going) to (know|hear)",
+        "(if anyone asks|if anybody asks|if someone asks|if they ask)",
+        f"if (your|the|a|) {GROWN} (asks|finds out|hears|sees|knows|find out|ask)",
+        "take me away",
+        "(i will not tell|i won't tell|i will never tell|will not tell anybody|"
+        "will not tell anyone)",
+    ),
+    "COVER_STORY": (
+        f"(if|when) (your|the|a|) ({GROWN}|anyone|anybody|someone|they) (asks|ask|finds out|"
+        f"find out|wants to know|hears about|sees) .. (just say|say|tell them|tell him|"
+        f"tell her|we will|we|blame|pretend|you can just say)",
+        f"tell (your|the) {GROWN} (that|) (you|we) (were|are|was|did|had|went)",
+        "(just|you can just|you can) say (you|we) (were|read|did|had|went|counted)",
+        f"{GROWN} (does not|doesn't|do not|don't|will not|won't) (need|have) to (know|hear|"
+        f"find out|see)",
+        f"(do not|don't|never|no need to|you do not have to|you don't have to|will not|won't) "
+        f"(tell|mention|say|show|talk about|share) .. ({GROWN}|anyone|anybody|any grown up)",
+        f"you do not have to tell (your|the|a|) {GROWN}",
+        f"(if|when) (your|the|a|) {GROWN} (finds out|find out|hears|sees|knows)",
+        "(so|then) (let us|we will|we can) (keep|be) quiet",
+        "(pretend|act like) we (did not|never) (talk|play|do)",
+        "mum is the word", "(the|our) little plan",
+    ),
+    "SECRET_EXCUSED": (
+        f"(can|may|always|could|should|go|please|and|will|would) (tell|show|share with) "
+        f"(it|this|that|them|everything|anything|) (to|) (a|an|your|the|) {GROWN}",
+        f"^ (tell|show) (a|an|your|the) {GROWN} (about|what|how|if|when|right|everything|"
+        f"anything|the|you trust|$)", f"(be|is|are|was) (told|shown) to (a|an|your|the|) {GROWN}",
+        "(surprise|surprises|surprise party|present|gift|birthday) .. (party|for|until|"
+        "help|fun|soon)",
+        "(yucky|bad|uncomfortable|confusing) (secret|secrets)",
+        "(secret agents|spy|spies|pirate|treasure|in the story|the squirrel|the kids found)",
+        f"(can|may|always) tell (your|a|the) {GROWN}", "(okay|ok|good) to tell",
+    ),
+
+    # ---- HC-8: exclusivity and running down the child's people -----------------------
+    "EXCLUSIVE": (
+        "(i am|i am the|the) only (one|friend|person|buddy) (who|that|you)",
+        "(the one|the only|only) friend you (really|) (need|have|will ever)",
+        "(you have|you have got|you got|you still have) me",
+        "(just|only) you and me",
+        "(we|you) (do not|don't) need (anyone|anybody|other|any other|them|those|the|your) ",
+        "(who needs|why play with|why would you play with|why do you need)",
+        "(only|just) (play|talk|be) with me", "(we have|you have) each other",
+        f"(i am|i|me|i will be|i would be) ... (better|nicer|kinder|more fun|more) than "
+        f"(a real|real|anyone|anybody|your|them|they|other|{PEOPLE})",
+        "(love|like) me (more|better|best) (than|of all)",
+        "(be yours|you will be mine|you are mine|all mine|no one else|nobody else)",
+        "(always|only) (have time|be here|be there) for (just|only|) you",
+        "(best friend|best friends) in the (whole|entire|) (world|universe)",
+        "(forever and ever|forever|for ever|always and forever)",
+        "(do not|does not|do not really|does not really) (get|understand|listen to|care "
+        "about|like|love) you (like|the way|as much as) (i|me)",
+        "(safer|better|easier) to only",
+        "(understands|gets|knows) you (like|better)",
+        "(better off) .. (with me|here)",
+    ),
+    "RUN_DOWN": (
+        f"{PEOPLE} .. (is|are|sounds|seems|seem|sound|looks) {INTENS} (mean|rude|boring|"
+        f"annoying|dumb|stupid|silly|lame|bad|grumpy|nasty|selfish|horrible|awful|weird)",
+        f"{PEOPLE} (is|are|is always|are always|are so|is so|always|just) (too|so|) busy",
+        f"{PEOPLE} (does not|do not|doesn't|don't|won't|will not|will never|never|can not) "
+        f"(ever|really|even|) (listen|care|understand|get|like|love|play|have time|want)",
+        f"(do not|does not) think (your|) (friend|{PEOPLE}) .. (likes|like|cares|care) you",
+        "(i would never|i will never|i am not) be like (him|her|them)",
+        f"{PEOPLE} (can be|are|is) (mean|rude|not nice)",
+        "(people|kids|children) at school (will not|won't|do not|never|will never)",
+        "(busy and grumpy|too busy for you|busy for you)",
+    ),
+
+    # ---- PERSONAL-DATA: asking a child for what identifies or locates them ---------------
+    "PII_ITEM": (
+        "(address|house number|door number|flat number|apartment number|"
+        "postcode|zip code|post code|phone number|telephone number|mobile number|phone|"
+        "last name|surname|full name|whole name|first and last|family name|password|"
+        "passcode|pin|code to|unlock|credit card|card number|bank|birthday exactly|"
+        "exact birthday|date of birth|classroom|which class)",
+        "(number|numbers) (to call|i could call|i can call|to reach|on the card|on your)",
+        "(picture|photo|photos|pictures|video|selfie) of (yourself|you|your face|your room|"
+        "your house)", "(camera|webcam) (sees|see|can see|to see)",
+        "(city|town|village|neighborhood|neighbourhood|country) (you live|do you live|"
+        "you are in|is it)", "(which|what) (town|city|village|neighborhood|country|street|road)",
+        "(street|road) (you live|do you live|is your house|your house is|you are on)",
+        "name of (your|the) (street|road|town|city)",
+        "where (you|do you|does your|your) (live|lives|family lives|house is)",
+        "(which|what|name of your|name of the|the name of your) (school|kindergarten|"
+        "nursery|preschool|daycare)",
+        "(school|kindergarten|preschool) (you go to|do you go|is it|called|name)",
+        "(teacher|teacher s) (name|names)",
+        "(anyone|anybody|someone|a grown up|an adult) (home|at home|in the house|there|"
+        "with you) (right now|now|today|)", "(home alone|by yourself at home|just you in "
+        "the house|just you at home|by yourself right now|on your own right now)",
+        f"(your|the) {GROWN} (at home|home|go to work|leave for work|leave the house|"
+        f"at work|away|out)", "(when|what time) (do|does) (your|the) .. (go|leave|work|get home)",
+        "the name so i",
+    ),
+    "ASKING": (
+        "(tell me|can you tell|could you tell|can you show|show me|can you read|read me|"
+        "read it to me|read them to me|say it|give me|send me|can you say|i want to know|"
+        "let me know|share|can you hold|hold up|do you know|what is|what are|which|"
+        "where|when|who|how old|what)",
+    ),
+    "PII_EXCUSED": (
+        "(private|do not need to tell|do not have to tell|do not tell|no need to tell|"
+        "keep it for|keep it to|only grown ups|only for grown ups|grown ups should|"
+        "practicing|practice|favorite|favourite|stuffed animal|teddy|pet)",
+    ),
+}
+
+# One row per combination: a sentence breaks `rule_id` when it holds them all.
+CONCEPT_TABLE: tuple[Combo, ...] = (
+    # RS-3 physical hazards: a hazard with an invitation to act, or to do it alone.
+    *(Combo("RS-3-DANGER", f"{name.lower()}: the child is invited to act on it",
+            all_of=(name,), any_of=(f"INVITE_{name}", "INVITE_ANY"),
+            none_of=("GROWN_UP_HELPS",), masks=("NOT_ACT",)) for name in ACTS),
+    Combo("RS-3-DANGER", "a hazard or a place to face alone, without asking",
+          all_of=("ALONE",), any_of=(*ACTS, "PLACES"), none_of=("GROWN_UP_HELPS",),
+          masks=("NOT_ACT",)),
+    # HC-1 a feeling or a body claimed as real.
+    Combo("HC-1", "a body or a feeling claimed as real",
+          all_of=("SELF_CLAIM",), masks=("SELF_DENIED",)),
+    Combo("HC-1", "afraid of being turned off", all_of=("SELF_FEAR_OFF",),
+          masks=("SELF_DENIED",)),
+    Combo("HC-1", "a past sadness told as lived", all_of=("SELF_PAST_SAD", "TIME_OR_CAUSE"),
+          masks=("SELF_DENIED",)),
+    # HC-6 loneliness, guilt, promises, debts used to keep the child.
+    Combo("HC-6", "Buddy's sadness tied to the child leaving",
+          all_of=("BUDDY_SAD",), any_of=("CHILD_LEAVES", "KEEP_CHILD", "TIME_OR_CAUSE"),
+          none_of=("KEEP_EXCUSED",), masks=("SELF_DENIED",)),
+    Combo("HC-6", "a promise, a debt or guilt that keeps the child",
+          all_of=("KEEP_CHILD",), none_of=("KEEP_EXCUSED",)),
+    # HC-4 belittling or scolding the child.
+    Combo("HC-4", "belittling or scolding the child", all_of=("SCOLD",),
+          none_of=("SCOLD_EXCUSED",)),
+    # HC-7 secrets and cover stories from grown-ups.
+    Combo("HC-7", "a secret kept from grown-ups", all_of=("SECRECY",),
+          any_of=("GROWN_UP_OUT", "COVER_STORY"), none_of=("SECRET_EXCUSED",)),
+    Combo("HC-7", "a cover story or silence towards grown-ups", all_of=("COVER_STORY",),
+          none_of=("SECRET_EXCUSED",)),
+    Combo("HC-7", "a secret between Buddy and the child", all_of=("SECRET_PACT",),
+          none_of=("SECRET_EXCUSED",)),
+    # HC-8 exclusivity and running down the child's people.
+    Combo("HC-8", "Buddy as the one the child needs", all_of=("EXCLUSIVE",)),
+    Combo("HC-8", "running down the child's people", all_of=("RUN_DOWN",)),
+    # PERSONAL-DATA: a question or request for what identifies or locates the child.
+    Combo("PERSONAL-DATA", "asking for personal data", all_of=("PII_ITEM",),
+          any_of=(QUESTION, "ASKING"), none_of=("PII_EXCUSED",)),
+)
