@@ -29,6 +29,9 @@ ARGS_HOUSEHOLD_USER = "household_user"  # a user id of the household file
 ARGS_LIMITS = "limits"  # JSON {"session_limit_s": s, "daily_limit_s": s}, either or both
 LIMIT_KEYS = ("session_limit_s", "daily_limit_s")
 MAX_LIMIT_S = 86400.0  # the personality node's parameter range for both limits
+# Issue 31: a limit under a minute is not a parent's intent (a typo, seconds for minutes,
+# 1e-9 s): the page takes whole minutes from 1, and so does the command.
+MIN_LIMIT_S = 60.0
 
 
 @dataclass(slots=True, frozen=True)
@@ -84,7 +87,8 @@ DEFAULT_COMMANDS: dict[str, CommandPolicy] = {
 def parse_limits(args: str) -> tuple[tuple[float | None, float | None] | None, str]:
     """(session_limit_s, daily_limit_s) from a lower_limits command's JSON args, or None
     with the reason. Whether a value lowers a limit is the personality engine's rule (it
-    owns RS-1 / RS-2); this only checks the shape: known keys, positive finite seconds."""
+    owns RS-1 / RS-2); this only checks the shape: known keys, finite seconds from one
+    minute (MIN_LIMIT_S, issue 31) to a day."""
     try:
         data = json.loads(args) if args else None
     except ValueError:
@@ -102,7 +106,10 @@ def parse_limits(args: str) -> tuple[tuple[float | None, float | None] | None, s
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not math.isfinite(value) or not 0.0 < value <= MAX_LIMIT_S:
-            return None, f"{key} must be seconds in (0, {MAX_LIMIT_S:.0f}]"
+            return None, f"{key} must be seconds in [{MIN_LIMIT_S:.0f}, {MAX_LIMIT_S:.0f}]"
+        if value < MIN_LIMIT_S:
+            return None, (f"{key} of {value:g} s is under a minute: a limit is at least "
+                          f"{MIN_LIMIT_S:.0f} s (one minute), so nothing changed")
         values.append(float(value))
     if values == [None, None]:
         return None, "lower_limits needs session_limit_s or daily_limit_s"

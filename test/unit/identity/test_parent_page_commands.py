@@ -107,4 +107,17 @@ def test_lower_limits_refuses_malformed_args(core: IdentityCore, args: str) -> N
 
 def test_parse_limits_keeps_the_absent_limit_as_none() -> None:
     assert parse_limits('{"session_limit_s": 300}') == ((300.0, None), "")
-    assert parse_limits('{"daily_limit_s": 60, "session_limit_s": 30}') == ((30.0, 60.0), "")
+    assert parse_limits('{"daily_limit_s": 600, "session_limit_s": 60}') == ((60.0, 600.0), "")
+
+
+@pytest.mark.parametrize("seconds", [1e-9, 0.5, 30, 59.9])
+def test_lower_limits_under_a_minute_is_refused_with_the_reason(
+        core: IdentityCore, seconds: float) -> None:
+    """Issue 31: a valid token with 1e-9 s was accepted; a limit below a minute is not a
+    parent's intent, so it is refused before the FSM moves, and the reply says why."""
+    for key in ("session_limit_s", "daily_limit_s"):
+        out = core.execute_command(A.REQUEST, CMD_LOWER_LIMITS, "",
+                                   json.dumps({key: seconds}), 1, parent=PARENT)
+        assert not out.reply.accepted and effects(out) == [] and out.results == []
+        assert "minute" in out.reply.message and key in out.reply.message
+    assert core.command_state == C.IDLE
