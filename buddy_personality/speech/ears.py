@@ -1,7 +1,8 @@
 """The `asr` node's rules around the ears (DESIGN §4.7), without ROS or clocks.
 
-- `SpeakingGate`: no transcription while Buddy speaks, nor for `tail_s` after (the room's
-  echo, the device's buffers): Buddy must never hear itself as the child.
+- `SpeakingGate`: whether Buddy's voice may be in the microphone (it speaks, or stopped
+  less than `tail_s` ago: the room's echo, the device's buffers). The ears keep listening
+  then (erratum 24: a child talks over Buddy), but ask for more evidence.
 - `EarsHealth`: the transcription server's state. The first failure after a working (or
   unknown) state raises the fault once: Buddy says that its ears are not working and the
   face shows the error state; then it probes with exponential backoff until the server
@@ -14,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 FAULT_NAME = "asr_unavailable"   # SystemEvent.detail of FAULT_RAISED / FAULT_CLEARED
+SLOW_FAULT_NAME = "asr_slow"     # the server takes the turn but answers slowly
 
 
 @dataclass(slots=True)
@@ -27,7 +29,7 @@ class SpeakingGate:
         if not speaking:
             self._quiet_from = now + self.tail_s
 
-    def closed(self, at: float) -> bool:
+    def buddy_audible(self, at: float) -> bool:
         """Whether audio captured at `at` may contain Buddy's own voice."""
         return self.speaking or at < self._quiet_from
 
@@ -77,3 +79,27 @@ class EarsHealth:
     @property
     def backoff_s(self) -> float:
         return self._backoff_s
+
+
+@dataclass(slots=True)
+class SlowServer:
+    """A transcription server that takes the turn but answers slowly (issue 31 item 7):
+    the child hears once that Buddy has trouble hearing when a request has run for
+    `after_s`, as when the server is down; a prompt answer ends the episode."""
+
+    after_s: float = 4.0
+    noticed: bool = False
+
+    def check(self, request_started: float | None, now: float) -> str | None:
+        """Called while a request may be running. RAISE once per slow episode."""
+        if request_started is None or self.noticed or now - request_started < self.after_s:
+            return None
+        self.noticed = True
+        return RAISE
+
+    def on_answer(self, latency_s: float) -> str | None:
+        """An answer came back (text or error). CLEAR when a slow episode ends."""
+        if self.noticed and latency_s < self.after_s:
+            self.noticed = False
+            return CLEAR
+        return None

@@ -30,10 +30,14 @@ class EndpointConfig:
     end_threshold: float = 0.35     # below this a frame counts as pause (hysteresis)
     min_speech_s: float = 0.16      # speech this long before activity is reported
     end_silence_s: float = 0.9      # a pause this long ends the child's turn
-    pre_roll_s: float = 0.25        # audio kept from before the first speech frame
+    pre_roll_s: float = 0.3         # audio kept from before the first speech frame
     tail_s: float = 0.2             # pause kept after the last speech frame
-    max_turn_s: float = 15.0        # a turn is cut into a segment at this length
+    max_turn_s: float = 15.0        # a turn is sent in segments of at most this length
     min_turn_s: float = 0.3         # shorter speech (a cough, a clap) is not transcribed
+    # While Buddy speaks (and for the gate's tail after) the child needs more evidence, so
+    # that what the echo canceller leaves of Buddy's voice is not a barge-in (erratum 24).
+    speaking_start_threshold: float = 0.8
+    speaking_min_speech_s: float = 0.3
 
 
 @dataclass(slots=True, frozen=True)
@@ -44,12 +48,20 @@ class ActivityChanged:
 
 @dataclass(slots=True, frozen=True)
 class Segment:
-    """One child turn, ready to transcribe: 16 kHz mono int16, in memory only."""
+    """One piece of a child's turn, ready to transcribe: 16 kHz mono int16, in memory only.
+
+    A turn longer than `max_turn_s` comes in several segments of the same `turn` (so the
+    server's limits hold); only the last has `final` set, and the turn is answered once,
+    after it (erratum 24). A final segment may carry no audio (the child stopped right
+    after a cut): it only closes the turn."""
 
     audio: np.ndarray
     start: float        # capture time of its first sample
     end: float          # capture time of the last speech frame's end
     speech_end: float   # when the child stopped speaking (start of the final pause)
+    turn: int = 0       # the child's turn this piece belongs to
+    part: int = 0       # 0, 1, ... within the turn
+    final: bool = True  # the turn is over: answer it
 
 
 EndpointEvent = ActivityChanged | Segment
@@ -60,7 +72,8 @@ class EndpointStats:
     segments: int = 0
     too_short: int = 0
     split_long: int = 0
-    discarded: int = 0      # turns thrown away by reset (Buddy started speaking)
+    discarded: int = 0      # turns thrown away by reset
+    over_buddy: int = 0     # turns that began while Buddy spoke (barge-ins)
 
 
 @dataclass(slots=True)
@@ -75,15 +88,25 @@ class Endpointer:
     _active: bool = False       # activity reported
     _in_turn: bool = False
     _last_speech_end: float = 0.0
+    _turn: int = 0              # turns begun
+    _part: int = 0              # segments already sent of the current turn
+    _turn_speech_s: float = 0.0  # speech in the segments already sent
 
-    def push(self, at: float, frame: np.ndarray, prob: float) -> list[EndpointEvent]:
-        """One frame captured at `at` (its first sample) with speech probability `prob`."""
+    def push(self, at: float, frame: np.ndarray, prob: float,
+             buddy_speaking: bool = False) -> list[EndpointEvent]:
+        """One frame captured at `at` (its first sample) with speech probability `prob`;
+        `buddy_speaking`: Buddy's voice may be in it (stricter evidence, erratum 24)."""
         c = self.config
         events: list[EndpointEvent] = []
         end_at = at + FRAME_S
+        start_threshold = max(c.start_threshold, c.speaking_start_threshold) \
+            if buddy_speaking else c.start_threshold
         if not self._in_turn:
-            if prob >= c.start_threshold:
+            if prob >= start_threshold:
                 self._in_turn = True
+                self._turn += 1
+                self._part = 0
+                self._turn_speech_s = 0.0
                 self._frames = list(self._pre)
                 self._start = at - len(self._pre) * FRAME_S
                 self._pre.clear()
@@ -94,32 +117,41 @@ class Endpointer:
                     self._pre.popleft()
                 return events
         self._frames.append(frame)
-        if prob >= c.end_threshold:
+        # Before activity is reported, a frame counts as the child only above the start
+        # threshold of the moment (Buddy speaking or not); after, the hysteresis holds.
+        speech_threshold = c.end_threshold if self._active else start_threshold
+        if prob >= speech_threshold:
             self._speech_s += FRAME_S
             self._pause_s = 0.0
             self._last_speech_end = end_at
-            if not self._active and self._speech_s >= c.min_speech_s - 1e-9:
+            min_speech = max(c.min_speech_s, c.speaking_min_speech_s) \
+                if buddy_speaking else c.min_speech_s
+            if not self._active and self._speech_s >= min_speech - 1e-9:
                 self._active = True
+                if buddy_speaking:
+                    self.stats.over_buddy += 1
                 events.append(ActivityChanged(True, end_at))
         else:
             self._pause_s += FRAME_S
             if not self._active and self._pause_s >= 0.25:
-                self._abandon()           # a click or a breath: no turn
+                self._abandon()           # a click, a breath, an echo: no turn
                 return events
         if self._active and self._pause_s >= c.end_silence_s - 1e-9:
-            self._finish(events, end_at, split=False)
+            self._finish(events, end_at)
         elif self._active and len(self._frames) * FRAME_S >= c.max_turn_s:
-            self.stats.split_long += 1
-            self._finish(events, end_at, split=True)
+            self._split(events, end_at)
         return events
 
     def reset(self, at: float) -> list[EndpointEvent]:
-        """Drop what was heard (Buddy speaks: its own voice must not be transcribed)."""
+        """Drop what was heard (the input restarts)."""
         events: list[EndpointEvent] = []
         if self._active:
             events.append(ActivityChanged(False, at))
         if self._in_turn:
             self.stats.discarded += 1
+            if self._part:           # segments already sent: close their turn
+                events.append(Segment(np.zeros(0, np.int16), at, at, self._last_speech_end,
+                                      self._turn, self._part, final=True))
         self._abandon()
         self._pre.clear()
         return events
@@ -128,20 +160,35 @@ class Endpointer:
     def active(self) -> bool:
         return self._active
 
-    def _finish(self, events: list[EndpointEvent], at: float, split: bool) -> None:
+    def _split(self, events: list[EndpointEvent], at: float) -> None:
+        """The turn goes on: send what is heard so far, keep listening (activity stays)."""
+        self.stats.split_long += 1
+        self.stats.segments += 1
+        events.append(Segment(np.concatenate(self._frames), self._start, at,
+                              self._last_speech_end, self._turn, self._part, final=False))
+        self._part += 1
+        self._turn_speech_s += self._speech_s
+        self._frames = []
+        self._speech_s = 0.0
+        self._start = at
+
+    def _finish(self, events: list[EndpointEvent], at: float) -> None:
         c = self.config
         keep = len(self._frames)
-        if not split:
-            pause_frames = round(self._pause_s / FRAME_S)
-            tail_frames = round(c.tail_s / FRAME_S)
-            keep = max(1, keep - max(0, pause_frames - tail_frames))
+        pause_frames = round(self._pause_s / FRAME_S)
+        tail_frames = round(c.tail_s / FRAME_S)
+        keep = max(1, keep - max(0, pause_frames - tail_frames))
         audio = np.concatenate(self._frames[:keep])
         speech_end = self._last_speech_end
         events.append(ActivityChanged(False, at))
         if self._speech_s >= c.min_turn_s - 1e-9:
             self.stats.segments += 1
             events.append(Segment(audio, self._start, self._start + keep * FRAME_S,
-                                  speech_end))
+                                  speech_end, self._turn, self._part, final=True))
+        elif self._part:
+            # the rest after a cut is too short to send, but the turn must be answered
+            events.append(Segment(np.zeros(0, np.int16), self._start, self._start,
+                                  speech_end, self._turn, self._part, final=True))
         else:
             self.stats.too_short += 1
         self._abandon()
@@ -152,3 +199,4 @@ class Endpointer:
         self._frames = []
         self._speech_s = 0.0
         self._pause_s = 0.0
+        self._part = 0

@@ -20,6 +20,8 @@ from buddy_personality.speech.audio import to_int16
 from buddy_personality.speech.playout import FINISHED, STARTED, Playout, PlayoutEvent
 
 EventSink = Callable[[list[PlayoutEvent]], None]
+BlockSink = Callable[[float, np.ndarray], None]   # (when it plays, float32 samples)
+REFERENCE_BATCH_S = 0.03    # played audio is handed on in batches this long (tts/played)
 
 
 class AudioUnavailable(RuntimeError):
@@ -50,6 +52,12 @@ class Player:
         self.sample_rate = sample_rate
         self.blocksize = max(64, round(block_s * sample_rate))
         self._sink = sink
+        # What the speaker plays, for a software echo canceller (erratum 24): None = nobody
+        # listens; set by the node. Called from the audio thread with batched blocks.
+        self.block_sink: BlockSink | None = None
+        self._batch: list[np.ndarray] = []
+        self._batch_at = 0.0
+        self._batch_n = round(REFERENCE_BATCH_S * sample_rate)
 
     def begin(self, line_id: int, label: str) -> None:
         self.playout.begin(line_id)
@@ -76,6 +84,22 @@ class Player:
     def _emit(self, events: list[PlayoutEvent]) -> None:
         if events:
             self._sink(events)
+
+    def _played(self, at: float, block: np.ndarray) -> None:
+        """Audio thread: batch what was played for `block_sink` (silence between lines is
+        not handed on: the canceller treats a gap as silence)."""
+        sink = self.block_sink
+        if sink is None:
+            return
+        silent = not np.any(block)
+        if not self._batch:
+            if silent:
+                return
+            self._batch_at = at
+        self._batch.append(block.copy())
+        if silent or sum(b.size for b in self._batch) >= self._batch_n:
+            batch, self._batch = self._batch, []
+            sink(self._batch_at, np.concatenate(batch))
 
 
 class SoundDevicePlayer(Player):
@@ -114,6 +138,7 @@ class SoundDevicePlayer(Player):
         if events:
             self._last_active = now
         self._emit(events)
+        self._played(at, block)
 
     def _ensure_running(self, label: str) -> None:
         del label
@@ -204,8 +229,9 @@ class WavDirPlayer(Player):
             block, events = self.playout.render(self.blocksize, next_at)
             with self._cond:
                 self._keep(block, events, next_at)
-            next_at += period
             self._emit(events)
+            self._played(next_at, block)
+            next_at += period
 
     def _keep(self, block: np.ndarray, events: list[PlayoutEvent], block_at: float) -> None:
         """Keep the samples of the line in this block (one line per block: the playout

@@ -19,6 +19,7 @@ class Transcript:
     text: str = ""
     error: str = ""
     latency_s: float = 0.0
+    timed_out: bool = False   # no answer within the timeout (a slow server, not a dead one)
 
 
 class TranscriptionClient:
@@ -42,7 +43,8 @@ class TranscriptionClient:
             resp = self._client.post(self.url, files=files, data=data)
         except httpx.HTTPError as exc:
             return Transcript(False, error=f"{type(exc).__name__}: {exc}",
-                              latency_s=time.monotonic() - start)
+                              latency_s=time.monotonic() - start,
+                              timed_out=isinstance(exc, httpx.ReadTimeout))
         latency = time.monotonic() - start
         if resp.status_code != 200:
             return Transcript(False, error=f"HTTP {resp.status_code}", latency_s=latency)

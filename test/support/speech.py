@@ -100,10 +100,15 @@ class PulseServer:
     runtime_dir: Path
     sink: str
     env: dict[str, str]
+    room: str = ""          # pulse_room: the sink whose monitor is the microphone
 
     @property
     def monitor(self) -> str:
         return f"{self.sink}.monitor"
+
+    def pactl(self, *args: str) -> str:
+        return subprocess.run(["pactl", *args], env=self.env, check=True, capture_output=True,
+                              text=True).stdout
 
 
 def portaudio_missing() -> str | None:
@@ -128,6 +133,20 @@ def pulse() -> Iterator[PulseServer]:
     native protocol on a unix socket and one null sink, under its own XDG_RUNTIME_DIR.
     The default sink is the null sink and the default source its monitor, so whatever
     plays into it can be recorded back. Skips with the reason when a package is missing."""
+    yield from _pulse_server(room=False)
+
+
+@pytest.fixture
+def pulse_room() -> Iterator[PulseServer]:
+    """As `pulse`, with a room between Buddy's speaker and its microphone (DESIGN
+    erratum 24): Buddy plays into the `speaker` null sink, a loopback carries it (20 ms
+    later, as through the air) into the `room` null sink, where a child's voice is played
+    too, and the default microphone is the room's monitor. PulseAudio cancels echo only
+    between a sink and a source that is not its own monitor: this is the robot's shape."""
+    yield from _pulse_server(room=True)
+
+
+def _pulse_server(room: bool) -> Iterator[PulseServer]:
     reasons = [f"{b} is not installed (apt-get install pulseaudio pulseaudio-utils)"
                for b in PULSE_MISSING]
     for r in (portaudio_missing(), alsa_pulse_plugin_missing()):
@@ -136,7 +155,7 @@ def pulse() -> Iterator[PulseServer]:
     if reasons:
         pytest.skip("; ".join(reasons))
     runtime = Path(tempfile.mkdtemp(prefix="buddy-pulse-"))
-    sink = "buddy_sink"
+    sink = "speaker" if room else "buddy_sink"
     env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), HOME=str(runtime),
                PULSE_SERVER=f"unix:{runtime}/pulse/native")
     env.pop("DISPLAY", None)
@@ -154,9 +173,18 @@ def pulse() -> Iterator[PulseServer]:
                 pytest.skip("pulseaudio did not start: "
                             + (runtime / "pulse.log").read_text(errors="replace")[-400:])
             time.sleep(0.1)
-        for cmd in (["set-default-sink", sink], ["set-default-source", f"{sink}.monitor"]):
-            subprocess.run(["pactl", *cmd], env=env, check=True, capture_output=True)
-        yield PulseServer(runtime, sink, env)
+        server = PulseServer(runtime, sink, env)
+        mic = f"{sink}.monitor"
+        if room:
+            server.room = "room"
+            server.pactl("load-module", "module-null-sink", "sink_name=room", "rate=16000",
+                         "channels=1")
+            server.pactl("load-module", "module-loopback", f"source={sink}.monitor",
+                         "sink=room", "latency_msec=20")
+            mic = "room.monitor"
+        for cmd in (["set-default-sink", sink], ["set-default-source", mic]):
+            server.pactl(*cmd)
+        yield server
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

@@ -1,20 +1,21 @@
-"""The asr node's gate and server health (DESIGN §4.7): nothing heard while Buddy speaks
-plus a tail; the ears fault is raised once per outage, retried with backoff, cleared."""
+"""The asr node's gate and server health (DESIGN §4.7, erratum 24): Buddy may be audible
+while it speaks plus a tail; the ears fault is raised once per outage, retried with
+backoff, cleared; a slow server is told once per slow episode (issue 31 item 7)."""
 
 from __future__ import annotations
 
 import pytest
 
-from buddy_personality.speech.ears import CLEAR, RAISE, EarsHealth, SpeakingGate
+from buddy_personality.speech.ears import CLEAR, RAISE, EarsHealth, SlowServer, SpeakingGate
 
 
-def test_gate_closed_while_speaking_and_for_the_tail() -> None:
+def test_buddy_audible_while_speaking_and_for_the_tail() -> None:
     g = SpeakingGate(tail_s=0.4)
-    assert not g.closed(10.0)
+    assert not g.buddy_audible(10.0)
     g.on_speaking(10.0, True)
-    assert g.closed(10.5)
+    assert g.buddy_audible(10.5)
     g.on_speaking(12.0, False)
-    assert g.closed(12.39) and not g.closed(12.41)
+    assert g.buddy_audible(12.39) and not g.buddy_audible(12.41)
 
 
 def test_fault_raised_once_backoff_doubles_to_the_cap_then_clears() -> None:
@@ -38,6 +39,18 @@ def test_gate_open_before_buddy_ever_spoke(speaking_first: bool) -> None:
     g = SpeakingGate()
     if speaking_first:
         g.on_speaking(0.0, False)
-        assert not g.closed(1.0)
+        assert not g.buddy_audible(1.0)
     else:
-        assert not g.closed(-1e6)
+        assert not g.buddy_audible(-1e6)
+
+
+def test_a_slow_request_is_told_once_and_a_prompt_answer_ends_the_episode() -> None:
+    slow = SlowServer(after_s=4.0)
+    assert slow.check(None, 100.0) is None               # no request running
+    assert slow.check(10.0, 13.9) is None
+    assert slow.check(10.0, 14.0) == RAISE
+    assert slow.check(10.0, 20.0) is None                # said once
+    assert slow.on_answer(25.0) is None                  # the slow answer itself
+    assert slow.check(40.0, 50.0) is None                # still the same slow episode
+    assert slow.on_answer(0.3) == CLEAR
+    assert slow.check(60.0, 65.0) == RAISE               # a new episode is said again

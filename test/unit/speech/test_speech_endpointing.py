@@ -1,5 +1,6 @@
-"""A child's turn from VAD probabilities (DESIGN §4.7): activity on after speech, one
-segment per turn, mid-sentence pauses kept inside the turn, Buddy's voice discarded."""
+"""A child's turn from VAD probabilities (DESIGN §4.7, erratum 24): activity on after
+speech, one segment per turn, mid-sentence pauses kept inside the turn; while Buddy speaks
+the child needs more evidence; a long turn is sent in segments and closed once."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from buddy_personality.speech.endpointing import (
 )
 
 
-def feed(ep: Endpointer, probs: list[float], t0: float = 0.0) -> list:
+def feed(ep: Endpointer, probs: list[float], t0: float = 0.0,
+         buddy_speaking: bool = False) -> list:
     events = []
     for i, p in enumerate(probs):
         frame = np.full(FRAME_SAMPLES, i % 32000, dtype=np.int16)
-        events += ep.push(t0 + i * FRAME_S, frame, p)
+        events += ep.push(t0 + i * FRAME_S, frame, p, buddy_speaking)
     return events
 
 
@@ -39,7 +41,7 @@ def test_one_turn_with_a_childs_pause_inside_is_one_segment() -> None:
     assert [a.active for a in acts] == [True, False]
     seg = segs[0]
     # starts with the pre-roll before the first speech frame, ends with a short tail
-    assert seg.start == pytest.approx(1.0 - 0.25, abs=FRAME_S)
+    assert seg.start == pytest.approx(1.0 - 0.3, abs=FRAME_S)
     assert seg.speech_end == pytest.approx(3.4, abs=FRAME_S)
     assert seg.end == pytest.approx(3.4 + 0.2, abs=2 * FRAME_S)
     assert seg.audio.size == round((seg.end - seg.start) / FRAME_S) * FRAME_SAMPLES
@@ -76,7 +78,52 @@ def test_reset_discards_the_turn_in_progress() -> None:
     assert ep.stats.discarded == 1
 
 
-def test_very_long_turn_is_split() -> None:
+def test_a_long_turn_is_sent_in_segments_and_closed_once_when_the_child_stops() -> None:
+    """Erratum 24: a turn longer than max_turn_s goes out in pieces (the server's limits),
+    activity stays on while the child talks (Buddy does not reply), nothing is dropped,
+    and only the last piece closes the turn."""
     ep = Endpointer(EndpointConfig(max_turn_s=3.0))
-    segs = [e for e in feed(ep, frames(7.0, 0.9) + frames(1.5, 0.0)) if isinstance(e, Segment)]
+    events = feed(ep, frames(1.0, 0.0) + frames(7.0, 0.9) + frames(1.5, 0.0))
+    segs = [e for e in events if isinstance(e, Segment)]
+    acts = [e for e in events if isinstance(e, ActivityChanged)]
+    assert [a.active for a in acts] == [True, False]       # one turn, not three
     assert len(segs) == 3 and ep.stats.split_long == 2
+    assert [s.final for s in segs] == [False, False, True]
+    assert len({s.turn for s in segs}) == 1 and [s.part for s in segs] == [0, 1, 2]
+    # the pieces follow each other with no gap: every frame of the speech is sent
+    for a, b in zip(segs, segs[1:], strict=False):
+        assert b.start == pytest.approx(a.end, abs=1e-9)
+    sent = sum(s.audio.size for s in segs) * FRAME_S / FRAME_SAMPLES
+    assert sent >= 7.0 - 1e-6
+    assert acts[1].at > segs[1].end                        # closed after the child stopped
+
+
+def test_a_cut_right_before_the_child_stops_still_closes_the_turn() -> None:
+    ep = Endpointer(EndpointConfig(max_turn_s=3.0))
+    events = feed(ep, frames(3.0 - 0.3 - FRAME_S / 2, 0.9) + frames(0.05, 0.9)
+                  + frames(1.5, 0.0))
+    segs = [e for e in events if isinstance(e, Segment)]
+    assert segs[-1].final and len({s.turn for s in segs}) == 1
+
+
+def test_while_buddy_speaks_a_short_or_weak_voice_is_no_barge_in() -> None:
+    """Erratum 24: residual echo (moderate probability, or a short burst) is not the child."""
+    cfg = EndpointConfig(speaking_start_threshold=0.8, speaking_min_speech_s=0.3)
+    weak = Endpointer(cfg)
+    assert feed(weak, frames(3.0, 0.7), buddy_speaking=True) == []
+    short = Endpointer(cfg)
+    assert feed(short, frames(0.2, 0.95) + frames(1.0, 0.0), buddy_speaking=True) == []
+    # the same voice with Buddy silent is a turn
+    assert feed(Endpointer(cfg), frames(3.0, 0.7))
+
+
+def test_a_child_talking_over_buddy_is_heard_from_the_start_of_the_words() -> None:
+    cfg = EndpointConfig(speaking_start_threshold=0.8, speaking_min_speech_s=0.3)
+    ep = Endpointer(cfg)
+    events = feed(ep, frames(2.0, 0.1) + frames(1.5, 0.95) + frames(1.5, 0.0),
+                  buddy_speaking=True)
+    acts = [e for e in events if isinstance(e, ActivityChanged)]
+    segs = [e for e in events if isinstance(e, Segment)]
+    assert acts[0].active and acts[0].at == pytest.approx(2.0 + 0.3, abs=2 * FRAME_S)
+    assert len(segs) == 1 and segs[0].start <= 2.0 - 0.25    # pre-roll kept
+    assert ep.stats.over_buddy == 1

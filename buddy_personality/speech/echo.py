@@ -1,0 +1,195 @@
+"""Buddy's own voice out of the microphone (DESIGN erratum 24): the ears listen while Buddy
+speaks, through an echo canceller.
+
+Two ways, one interface (`EchoCanceller.process(at, frame) -> frame`):
+- the audio server's canceller (PulseAudio / PipeWire `module-echo-cancel`, WebRTC): the
+  microphone the node opens is already cleaned; `ServerCanceller` passes frames through.
+  `speech.audio_server` sets it up for `buddy run --listen`; `deploy/` for the robot.
+- `SpeexCanceller`: where no audio server runs, a software canceller fed with what the
+  speaker played (the tts node's `tts/played`, kept by `ReferenceTrack` on the capture
+  clock). It is speexdsp's MDF adaptive filter with its residual-echo suppressor, through
+  the `pyaec` wheel: manylinux wheels for x86_64 and aarch64 that load a bundled C
+  library with ctypes (any CPython 3, so Python 3.12 on the Pi's Ubuntu 24.04), 0.5 MB,
+  no build step. (The WebRTC APM bindings on PyPI, `webrtc-audio-processing` and
+  `aec-audio-processing`, and the `speexdsp` bindings have no aarch64 wheel for 3.12.)
+  It runs only while Buddy's voice may be in the microphone: a quiet room costs nothing
+  (erratum 21).
+
+Audio stays in memory (HC-3).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from typing import Any, Protocol
+
+import numpy as np
+
+from buddy_personality.speech.endpointing import FRAME_SAMPLES, SAMPLE_RATE
+
+MODES = ("server", "software", "off")
+REFERENCE_KEEP_S = 3.0      # played audio kept for alignment
+REFERENCE_WAIT_S = 0.08    # how long a microphone frame waits for its reference
+REFERENCE_STALE_S = 0.15   # no block for this long: the speaker is not playing
+ACTIVE_AFTER_S = 1.0        # the filter runs this long after the last played sample (echo tail)
+
+
+class EchoCancellerUnavailable(RuntimeError):
+    pass
+
+
+class EchoCanceller(Protocol):
+    name: str
+    cpu_s: float            # thread CPU time spent cancelling (diagnostics, benchmark)
+    frames: int             # frames that went through the filter
+
+    def process(self, at: float, frame: np.ndarray) -> np.ndarray: ...
+
+    def reference(self, at: float, samples: np.ndarray) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class ServerCanceller:
+    """The audio server cancels (or nothing does: mode 'off'): frames pass through."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.cpu_s = 0.0
+        self.frames = 0
+
+    def process(self, at: float, frame: np.ndarray) -> np.ndarray:
+        del at
+        return frame
+
+    def reference(self, at: float, samples: np.ndarray) -> None:
+        del at, samples
+
+    def close(self) -> None:
+        return
+
+
+class ReferenceTrack:
+    """What the speaker played, 16 kHz int16, placed on the monotonic clock at the time
+    each block reached the speaker; read back as the window that lines up with a
+    microphone frame. Thread-safe (the executor adds, the listening thread reads)."""
+
+    def __init__(self, keep_s: float = REFERENCE_KEEP_S) -> None:
+        self._chunks: deque[tuple[int, np.ndarray]] = deque()   # (first sample index, pcm)
+        self._keep = round(keep_s * SAMPLE_RATE)
+        self._lock = threading.Lock()
+        self._added = threading.Condition(self._lock)
+        self.last_sample_at = -1e18      # end of the newest played block (monotonic s)
+        self._last_add = -1e18
+
+    @staticmethod
+    def _index(at: float) -> int:
+        return round(at * SAMPLE_RATE)
+
+    def add(self, at: float, samples: np.ndarray) -> None:
+        if samples.size == 0:
+            return
+        start = self._index(at)
+        with self._added:
+            self._chunks.append((start, samples.astype(np.int16, copy=False)))
+            newest = start + samples.size
+            while self._chunks and self._chunks[0][0] + self._chunks[0][1].size \
+                    < newest - self._keep:
+                self._chunks.popleft()
+            self.last_sample_at = max(self.last_sample_at, newest / SAMPLE_RATE)
+            self._last_add = time.monotonic()
+            self._added.notify_all()
+
+    def wait_until(self, at: float, timeout_s: float) -> bool:
+        """Wait (at most `timeout_s`) until what was played up to `at` is known: the
+        tts node hands its blocks over as it renders them, a few ms before they play."""
+        with self._added:
+            if time.monotonic() - self._last_add > REFERENCE_STALE_S:
+                return False        # nothing is being played: no block is on its way
+            return self._added.wait_for(lambda: self.last_sample_at >= at, timeout_s)
+
+    def window(self, at: float, n: int) -> np.ndarray:
+        """n samples from `at` (zeros where nothing was played)."""
+        out = np.zeros(n, dtype=np.int16)
+        lo = self._index(at)
+        hi = lo + n
+        with self._lock:
+            for start, pcm in self._chunks:
+                end = start + pcm.size
+                if end <= lo or start >= hi:
+                    continue
+                a, b = max(lo, start), min(hi, end)
+                out[a - lo:b - lo] = pcm[a - start:b - start]
+        return out
+
+
+class SpeexCanceller:
+    """speexdsp's echo canceller (pyaec) over `ReferenceTrack`.
+
+    `margin_s`: the reference window is taken this much *after* the microphone frame's
+    capture time, so that each played sample enters the filter before its echo even when
+    the two devices' time stamps are off by that much (the filter only models the past);
+    the filter (`filter_s` long) covers the margin plus the room's echo path."""
+
+    PREPROCESS = True     # speex's residual-echo suppressor after the linear filter
+
+    def __init__(self, filter_s: float = 0.256, margin_s: float = 0.05,
+                 block: int = 256) -> None:
+        try:
+            import pyaec  # noqa: PLC0415 - optional: the robot may use the audio server's
+        except (ImportError, OSError) as exc:
+            raise EchoCancellerUnavailable(f"pyaec is not installed: {exc}") from exc
+        if FRAME_SAMPLES % block:
+            raise ValueError("block must divide the frame")
+        self.name = "software (speexdsp via pyaec)"
+        self._lib: Any = pyaec.lib
+        self._handle: Any = self._lib.AecNew(block, 1 << round(np.log2(filter_s * SAMPLE_RATE)),
+                                            SAMPLE_RATE, self.PREPROCESS)
+        if not self._handle:
+            raise EchoCancellerUnavailable("pyaec could not create a canceller")
+        self._block = block
+        self._margin_s = margin_s
+        self.track = ReferenceTrack()
+        self.cpu_s = 0.0
+        self.frames = 0
+        self._ptr = self._lib.AecCancelEcho.argtypes[1]
+
+    def reference(self, at: float, samples: np.ndarray) -> None:
+        self.track.add(at, samples)
+
+    def process(self, at: float, frame: np.ndarray) -> np.ndarray:
+        if at > self.track.last_sample_at + ACTIVE_AFTER_S:
+            return frame                     # Buddy silent: nothing to take out
+        # Buddy is speaking: the rest of this window is being played now; wait for it
+        # (the listening thread; a frame is at most REFERENCE_WAIT_S late for it).
+        self.track.wait_until(at + self._margin_s + frame.size / SAMPLE_RATE,
+                              REFERENCE_WAIT_S)
+        t0 = time.thread_time()
+        ref = self.track.window(at + self._margin_s, frame.size)
+        mic = np.ascontiguousarray(frame, dtype=np.int16)
+        out = np.empty_like(mic)
+        b = self._block
+        for i in range(0, mic.size, b):
+            self._lib.AecCancelEcho(self._handle, mic[i:i + b].ctypes.data_as(self._ptr),
+                                    ref[i:i + b].ctypes.data_as(self._ptr),
+                                    out[i:i + b].ctypes.data_as(self._ptr), b)
+        self.frames += 1
+        self.cpu_s += time.thread_time() - t0
+        return out
+
+    def close(self) -> None:
+        if self._handle:
+            self._lib.AecDestroy(self._handle)
+            self._handle = None
+
+
+def make_canceller(mode: str) -> EchoCanceller:
+    """'server': the audio server's canceller cleans the microphone; 'software': speexdsp
+    with the played reference; 'off': none (tests show why it is needed)."""
+    if mode == "software":
+        return SpeexCanceller()
+    if mode == "server":
+        return ServerCanceller("audio server (module-echo-cancel)")
+    return ServerCanceller("off")

@@ -1,0 +1,91 @@
+"""The software echo canceller (DESIGN erratum 24): Buddy's voice, played and heard back
+with a delay, is taken out of the microphone while a child's voice over it stays; a quiet
+room costs no filter time; `tts/played` carries the reference with its play time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from support.speech import espeak, needs_espeak, trim
+
+from buddy_personality.speech.audio import rms_dbfs, to_int16
+from buddy_personality.speech.echo import ReferenceTrack, SpeexCanceller
+from buddy_personality.speech.endpointing import FRAME_SAMPLES, SAMPLE_RATE
+from buddy_personality.speech.played import pack_played, unpack_played
+from buddy_personality.speech.vad import Vad
+
+pytest.importorskip("pyaec")
+
+STORY = ("Once upon a time there was a little dragon who lived in a cave by the sea, "
+         "and every evening it sang songs to the fish. ")
+
+
+def run(canceller: SpeexCanceller, mic: np.ndarray, t0: float) -> np.ndarray:
+    n = mic.size // FRAME_SAMPLES * FRAME_SAMPLES
+    out = [canceller.process(t0 + i / SAMPLE_RATE, to_int16(mic[i:i + FRAME_SAMPLES]))
+           for i in range(0, n, FRAME_SAMPLES)]
+    return np.concatenate(out).astype(np.float32) / 32768
+
+
+@needs_espeak
+def test_buddys_voice_is_taken_out_and_the_childs_voice_stays() -> None:
+    buddy = trim(espeak(STORY * 2, voice="en-us", pitch=50))
+    child = trim(espeak("stop, I want to tell you about my cat"))
+    delay = round(0.03 * SAMPLE_RATE)       # the echo path and the devices' buffers
+    mic = np.zeros(buddy.size, np.float32)
+    mic[delay:] = 0.6 * buddy[:-delay]
+    c0 = 6 * SAMPLE_RATE
+    mic[c0:c0 + child.size] += child
+    aec = SpeexCanceller()
+    t0 = 1000.0
+    aec.reference(t0, to_int16(buddy))
+    out = run(aec, mic, t0)
+    echo_only = slice(c0 + child.size + SAMPLE_RATE, out.size)
+    assert rms_dbfs(out[echo_only]) < rms_dbfs(mic[echo_only]) - 20.0
+    # what the ears decide on: Silero VAD hears the child over Buddy as it hears the
+    # child alone, and hears (almost) nothing of Buddy once the filter has converged
+    vad = Vad()
+    probs = [vad.probability(to_int16(out[i:i + FRAME_SAMPLES]))
+             for i in range(0, out.size - FRAME_SAMPLES, FRAME_SAMPLES)]
+    frame_of = lambda sample: sample // FRAME_SAMPLES  # noqa: E731
+    talk = probs[frame_of(c0):frame_of(c0 + child.size)]
+    vad_alone = Vad()
+    alone = [vad_alone.probability(to_int16(child[i:i + FRAME_SAMPLES]))
+             for i in range(0, child.size - FRAME_SAMPLES, FRAME_SAMPLES)]
+    assert np.mean(np.array(talk) >= 0.8) >= 0.8 * np.mean(np.array(alone) >= 0.8)
+    after = probs[frame_of(2 * SAMPLE_RATE):frame_of(c0)] + probs[frame_of(echo_only.start):]
+    assert np.mean(np.array(after) >= 0.8) < 0.02, np.mean(np.array(after) >= 0.8)
+    assert aec.frames > 0
+
+
+def test_a_quiet_room_runs_no_filter() -> None:
+    aec = SpeexCanceller()
+    rng = np.random.default_rng(1)
+    noise = (rng.normal(0, 0.001, 5 * SAMPLE_RATE)).astype(np.float32)
+    out = run(aec, noise, 50.0)
+    assert aec.frames == 0 and aec.cpu_s == 0.0
+    assert np.array_equal(out, to_int16(noise[:out.size]).astype(np.float32) / 32768)
+
+
+def test_reference_track_lines_played_blocks_up_with_the_capture_clock() -> None:
+    track = ReferenceTrack()
+    track.add(10.0, np.full(160, 7, np.int16))
+    track.add(10.02, np.full(160, 9, np.int16))          # a 10 ms gap of silence
+    w = track.window(9.995, 480)
+    assert list(w[:80]) == [0] * 80 and list(w[80:240]) == [7] * 160
+    assert list(w[240:400]) == [0] * 160 and list(w[400:480]) == [9] * 80
+
+
+def test_played_audio_round_trips_and_bad_messages_are_refused() -> None:
+    samples = np.sin(np.linspace(0, 60, 661)).astype(np.float32) * 0.5
+    msg = pack_played(123.456789, samples, 22050)
+    got = unpack_played(msg)
+    assert got is not None
+    at, pcm = got
+    assert at == pytest.approx(123.456789, abs=1e-9)
+    assert pcm.dtype == np.int16 and pcm.size == round(661 * 16000 / 22050)
+    msg.data[0] = float("nan")
+    assert unpack_played(msg) is None
+    msg.layout.dim = []
+    assert unpack_played(pack_played(1.0, samples, 16000)) is not None
+    assert unpack_played(msg) is None
