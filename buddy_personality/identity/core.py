@@ -161,15 +161,11 @@ class IdentityCore:
         self._date_trusted = False
         self._greeted: set[tuple[str, dt.date]] = set(greeted)
         self._out = Outcome()
-        # The parent authority of the request being handled (erratum 18): set by each
-        # authority-bearing service method from the token check, reset after it.
-        self._parent: ParentProof = NO_TOKEN
 
     # ================================================================ bookkeeping
 
     def _begin(self) -> Outcome:
         self._out = Outcome()
-        self._parent = NO_TOKEN  # authority never carries over from another request
         return self._out
 
     def _fire(
@@ -203,9 +199,9 @@ class IdentityCore:
 
     def _needs_parent(self, parent: ParentProof, what: str, state: int) -> bool:
         """Erratum 18: refuse (with the reason, counted) a request without parent authority.
-        Returns True when refused. Otherwise the request runs with `self._parent` set."""
+        Returns True when refused. The proof itself travels as an argument to every step
+        that decides on authority; nothing of it is kept between requests."""
         if parent.valid:
-            self._parent = parent
             self.counters["parent_requests"] += 1
             return False
         self._refuse("parent_authority_refused", f"{what} refused: {parent.reason}", state,
@@ -214,7 +210,7 @@ class IdentityCore:
 
     def _checked_request(
         self, action_type: type[IntEnum], action: int, what: str, users: tuple[str, ...],
-        state: int,
+        state: int, parent: ParentProof = NO_TOKEN,
     ) -> IntEnum | None:
         """The request's action as `action_type`, or None once refused: an unknown action
         or an unknown household user is bad input (spec 004: no implicit transitions)."""
@@ -225,7 +221,7 @@ class IdentityCore:
                          f"unknown action {action}")
             return None
         for i, who in enumerate(users):
-            if i == 0 and not who and self._parent.valid:
+            if i == 0 and not who and parent.valid:
                 continue  # the requester, proven by PIN, need not name themself (CLI, page)
             if who not in self.store:
                 self._refuse("unknown_user", f"unknown user {who!r}", state)
@@ -449,7 +445,7 @@ class IdentityCore:
                 self._addressing_value[key] = value
                 if key != _ANON:
                     # "ask once and store the answer": through the Pending Profile Update FSM.
-                    self._profile_request(key, key, "addressing", value, now)
+                    self._profile_request(key, key, "addressing", value, now, NO_TOKEN)
         elif kind == K.INFERRED_SIGNAL:
             ctx = AddressingContext(ev.confidence, self.config.addressing_inferred_high)
             r = self._fire(m, "inferred_signal", now, ctx)
@@ -698,7 +694,7 @@ class IdentityCore:
 
     # ================================================================ commands
 
-    def _requester(self, user_id: str) -> Requester:
+    def _requester(self, user_id: str, parent: ParentProof = NO_TOKEN) -> Requester:
         profile = self.store.get(user_id)
         confirmed = self._confirmed_user()
         who = Requester(
@@ -718,7 +714,7 @@ class IdentityCore:
                 if user == user_id and m.state == ConsentStateId.GRANTED
             ),
         )
-        if self._parent.valid:
+        if parent.valid:
             # Erratum 18: the PIN is the parent's authority, whoever is talking to Buddy.
             who = replace(who, identity_state=_I.CONFIRMED, identified_user=user_id,
                           role=ROLE_PARENT, age_group=AgeGroup.ADULT)
@@ -734,18 +730,20 @@ class IdentityCore:
         state = self._command.state
         if self._needs_parent(parent, f"command {command!r}", state):
             return out
-        act = self._checked_request(CommandAction, action, "command", (user_id,), state)
+        act = self._checked_request(CommandAction, action, "command", (user_id,), state,
+                                    parent)
         if act is not None:
-            self._command_action(act, command, user_id, args, now)
+            self._command_action(act, command, user_id, args, now, parent)
         return out
 
     def _command_action(
-        self, act: IntEnum, command: str, user_id: str, args: str, now: float
+        self, act: IntEnum, command: str, user_id: str, args: str, now: float,
+        parent: ParentProof,
     ) -> None:
         out = self._out
         state = self._command.state
         if act == CommandAction.REQUEST:
-            self._command_request(command, user_id, args, now)
+            self._command_request(command, user_id, args, now, parent)
         elif act == CommandAction.CONFIRM:
             pending = self._pending_command
             if pending is not None and command and command != pending.policy.name:
@@ -755,7 +753,7 @@ class IdentityCore:
             if pending is not None and actor_is_requester:
                 # Authority is re-checked at the moment of execution: a delegation revoked
                 # or expired since the request is a changed context (spec 004 §3, §4).
-                ok, why = authorize(pending.policy, self._requester(user_id))
+                ok, why = authorize(pending.policy, self._requester(user_id, parent))
                 if not ok:
                     self._fire(self._command, "context_changed", now)
                     out.reply = Reply(True, int(CommandState.CANCELLED), why)
@@ -777,7 +775,8 @@ class IdentityCore:
             out.reply = Reply(True, int(CommandState.CANCELLED), "cancelled")
             self._finish_command(now)
 
-    def _command_request(self, command: str, user_id: str, args: str, now: float) -> None:
+    def _command_request(self, command: str, user_id: str, args: str, now: float,
+                         parent: ParentProof) -> None:
         out = self._out
         policy = self.commands.get(command)
         if policy is None:
@@ -793,9 +792,8 @@ class IdentityCore:
         if not r.accepted:
             out.reply = Reply(False, int(self._command.state), r.reason)
             return
-        self._pending_command = _PendingCommand(policy, user_id, args, self._parent.valid,
-                                                value)
-        ok, why = authorize(policy, self._requester(user_id))
+        self._pending_command = _PendingCommand(policy, user_id, args, parent.valid, value)
+        ok, why = authorize(policy, self._requester(user_id, parent))
         if not ok:
             self._fire(self._command, "authorization_denied", now)
             self.counters["commands_denied"] += 1
@@ -870,11 +868,11 @@ class IdentityCore:
         if self._needs_parent(parent, f"profile update of {target_user_id!r}", current):
             return out
         act = self._checked_request(ProfileAction, action, "profile",
-                                    (requester_id, target_user_id), current)
+                                    (requester_id, target_user_id), current, parent)
         if act is None:
             return out
         if act == ProfileAction.REQUEST:
-            self._profile_request(requester_id, target_user_id, field, value, now)
+            self._profile_request(requester_id, target_user_id, field, value, now, parent)
         else:
             m = self._profile_fsms.get(target_user_id)
             if m is None:
@@ -891,7 +889,7 @@ class IdentityCore:
                 )
                 ctx = ProfileContext(
                     actor_is_owner=pending is not None
-                    and self._may_confirm_profile(requester_id, pending)
+                    and self._may_confirm_profile(requester_id, pending, parent)
                 )
                 r = self._fire(m, event, now, ctx)
             if not r.accepted:
@@ -904,7 +902,8 @@ class IdentityCore:
         return out
 
     def _profile_request(
-        self, requester: str, target: str, field: str, value: str, now: float
+        self, requester: str, target: str, field: str, value: str, now: float,
+        parent: ParentProof,
     ) -> None:
         out = self._out
         cfg = self.config
@@ -922,14 +921,15 @@ class IdentityCore:
             # spec 004 invariant: only one pending profile update per user.
             out.reply = Reply(False, int(m.state), f"an update of {target!r} is already pending")
             return
-        parsed, why, needs_confirmation = self._validate_update(requester, target, field, value)
+        parsed, why, needs_confirmation = self._validate_update(requester, target, field, value,
+                                                                parent)
         if parsed is None:
             self._fire(m, "authority_denied", now)
             out.reply = Reply(True, int(ProfileUpdateState.REJECTED), why)
             self._finish_profile(target, now)
             return
         self._pending_updates[target] = _PendingUpdate(requester, target, field, parsed,
-                                                       self._parent.valid)
+                                                       parent.valid)
         self._fire(
             m, "authority_verified", now, ProfileContext(confirmation_required=needs_confirmation)
         )
@@ -940,13 +940,13 @@ class IdentityCore:
         out.reply = Reply(True, int(reached), message or reached.name.lower())
 
     def _validate_update(
-        self, requester: str, target: str, field: str, value: str
+        self, requester: str, target: str, field: str, value: str, parent: ParentProof,
     ) -> tuple[object, str, bool]:
         """PENDING_VALIDATION: authority, age mutation guards and the value itself."""
         parsed, why = validate_field(field, value, self._today if self._date_trusted else None)
         if parsed is None:
             return None, why, False
-        if self._parent.valid:
+        if parent.valid:
             # Erratum 18: a parent proven by PIN may change any profile; a second step
             # (CONFIRM) still applies for role, birthdate and other members' profiles.
             return parsed, "", field in ("role", "birthdate") or requester != target
@@ -975,9 +975,10 @@ class IdentityCore:
         needs_confirmation = field in ("role", "birthdate") or requester != target
         return parsed, "", needs_confirmation
 
-    def _may_confirm_profile(self, actor: str, pending: _PendingUpdate) -> bool:
+    def _may_confirm_profile(self, actor: str, pending: _PendingUpdate,
+                             parent: ParentProof) -> bool:
         """The owner confirms: the target for a parent's profile, a parent for a child's."""
-        if self._parent.valid:
+        if parent.valid:
             return True  # erratum 18: the PIN is the parent's authority
         if self._confirmed_user() != actor:
             return False
@@ -1048,11 +1049,11 @@ class IdentityCore:
         if self._needs_parent(parent, f"delegation of {scope!r}", current):
             return out
         act = self._checked_request(DelegateAction, action, "delegate",
-                                    (owner_id, delegate_id), current)
+                                    (owner_id, delegate_id), current, parent)
         if act is None:
             return out
         if act == DelegateAction.REQUEST:
-            why = self._delegation_refusal(owner_id, delegate_id, scope, duration_s)
+            why = self._delegation_refusal(owner_id, delegate_id, scope, duration_s, parent)
             if why:
                 self._reject("delegation_refused", why)
                 out.reply = Reply(False, int(current), why)
@@ -1082,7 +1083,7 @@ class IdentityCore:
             out.reply = Reply(False, int(current), "no such delegation")
             return out
         owner_ok = owner_id == info.owner and (
-            self._parent.valid or self._confirmed_user() == owner_id
+            parent.valid or self._confirmed_user() == owner_id
         )
         event = {
             DelegateAction.CONFIRM: "owner_confirmation",
@@ -1101,7 +1102,8 @@ class IdentityCore:
         out.reply = Reply(True, int(reached), reached.name.lower())
         return out
 
-    def _delegation_refusal(self, owner: str, delegate: str, scope: str, duration_s: float) -> str:
+    def _delegation_refusal(self, owner: str, delegate: str, scope: str, duration_s: float,
+                            parent: ParentProof) -> str:
         policy = self.commands.get(scope)
         if policy is None or not policy.delegable:
             return f"{scope!r} is not a delegable command"
@@ -1109,7 +1111,7 @@ class IdentityCore:
             return "a user cannot delegate to themselves"
         if not math.isfinite(duration_s) or not 0.0 < duration_s <= self.config.max_delegation_s:
             return f"duration_s must be in (0, {self.config.max_delegation_s}]"
-        who = self._requester(owner)
+        who = self._requester(owner, parent)
         if who.delegated_scopes:
             who = Requester(
                 who.user_id,
@@ -1133,7 +1135,7 @@ class IdentityCore:
         parent token (erratum 18); asking and declining are the safe side and need none."""
         out = self._begin()
         state = self.consent_state(user_id, scope)
-        act = self._checked_request(ConsentAction, action, "consent", (), state)
+        act = self._checked_request(ConsentAction, action, "consent", (), state, parent)
         if act is None:
             return out
         if act in (ConsentAction.GRANT, ConsentAction.REVOKE) and self._needs_parent(
@@ -1146,7 +1148,7 @@ class IdentityCore:
             ConsentAction.DENY: "explicit_denial",
             ConsentAction.REVOKE: "revoke",
         }[act]
-        self._consent(event, user_id, scope, granted_by, now)
+        self._consent(event, user_id, scope, granted_by, now, parent)
         return out
 
     def handle_consent_event(self, ev: ConsentInput, now: float) -> Outcome:
@@ -1166,10 +1168,11 @@ class IdentityCore:
         }[kind]
         if kind in (ConsentEventKind.EXPLICIT_GRANT, ConsentEventKind.REVOKE):
             return self._reject("parent_authority_refused", _TOPIC_CONSENT_REFUSED)
-        self._consent(event, ev.user_id, ev.scope, ev.granted_by, now)
+        self._consent(event, ev.user_id, ev.scope, ev.granted_by, now, NO_TOKEN)
         return out
 
-    def _consent(self, event: str, user_id: str, scope: str, actor: str, now: float) -> None:
+    def _consent(self, event: str, user_id: str, scope: str, actor: str, now: float,
+                 parent: ParentProof) -> None:
         out = self._out
         key = (user_id, scope)
         current = self.consent_state(user_id, scope)
@@ -1194,13 +1197,14 @@ class IdentityCore:
             ConsentStateId.REVOKED,
         ):
             self._fire(m, "done", now)
-        ctx = ConsentContext(actor_has_authority=self._consent_authority(actor, user_id))
+        ctx = ConsentContext(actor_has_authority=self._consent_authority(actor, user_id,
+                                                                          parent))
         r = self._fire(m, event, now, ctx)
         out.reply = Reply(r.accepted, int(m.state), r.reason or m.state.name.lower())
 
-    def _consent_authority(self, actor: str, user_id: str) -> bool:
+    def _consent_authority(self, actor: str, user_id: str, parent: ParentProof) -> bool:
         """Erratum 18: the parent PIN decides (GRANT and REVOKE never run without it)."""
-        if self._parent.valid:
+        if parent.valid:
             return True
         if not actor or self._confirmed_user() != actor or self._age.state != AgeGroup.ADULT:
             return False
