@@ -1,13 +1,18 @@
-"""The Pi's path, in CI: `colcon build --symlink-install` of buddy_msgs and
-buddy_personality into a temporary workspace (colcon from PyPI, on top of the venv as a Pi
-builds on top of /opt/ros/jazzy), then Buddy started from that install the way
-buddy.service starts it (deploy/buddy-launch: source install/setup.bash, `ros2 launch
-buddy_personality robot.launch.py`), and stopped with Ctrl-C (README "On a Raspberry Pi").
+"""The Pi's path, in CI: `colcon build --symlink-install` of buddy_personality into a
+temporary workspace (colcon from PyPI, on top of the venv as a Pi builds on top of
+/opt/ros/jazzy), then Buddy started from that install the way buddy.service starts it
+(deploy/buddy-launch: source install/setup.bash, `ros2 launch buddy_personality
+robot.launch.py`), and stopped with Ctrl-C (README "On a Raspberry Pi").
 
-Slow (buddy_msgs is compiled again, about two minutes on 2 cores), so it is one test. The
-colcon tools live in .venv/colcon-tools (installed by `make setup`), on PYTHONPATH for the
-build only: colcon needs setuptools < 80 (`setup.py develop`), as Ubuntu 24.04's apt has,
-while the venv keeps its own.
+DESIGN erratum 22: the build runs over the `buddy_msgs` that `make setup` already built into
+the venv prefix (an underlay, as a Pi's workspace may have its interfaces in another
+workspace): compiling buddy_msgs a second time took two of the suite's minutes and tests
+nothing the set-up's rosidl build does not (the Pi's README command still names both base
+paths; colcon resolves buddy_msgs from whichever it finds).
+
+The colcon tools live in .venv/colcon-tools (installed by `make setup`), on PYTHONPATH for
+the build only: colcon needs setuptools < 80 (`setup.py develop`), as Ubuntu 24.04's apt
+has, while the venv keeps its own.
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ def test_colcon_symlink_install_builds_and_launches_from_its_setup_bash(tmp_path
     ws.mkdir()
     base = process_env(tmp_path / "home")
     build = [sys.executable, "-m", "colcon", "--log-base", str(ws / "log"), "build",
-             "--symlink-install", "--base-paths", str(REPO), str(REPO / "buddy_msgs"),
+             "--symlink-install", "--base-paths", str(REPO),
              "--build-base", str(ws / "build"), "--install-base", str(ws / "install"),
              "--event-handlers", "console_direct-",
              "--cmake-args", "-DBUILD_TESTING=OFF", "-DCMAKE_BUILD_TYPE=Debug"]
@@ -79,9 +84,9 @@ def test_colcon_symlink_install_builds_and_launches_from_its_setup_bash(tmp_path
         pytest.fail(f"colcon build still running after {BUILD_TIMEOUT_S} s:\n{exc.stdout}")
     took = time.monotonic() - started
     assert done.returncode == 0, (done.stdout + done.stderr)[-6000:]
-    for package in ("buddy_msgs", "buddy_personality"):
-        assert f"Finished <<< {package}" in done.stdout, done.stdout
-    print(f"colcon build of buddy_msgs and buddy_personality: {took:.0f} s")
+    assert "Finished <<< buddy_personality" in done.stdout, done.stdout
+    assert "buddy_msgs" not in {p.name for p in (ws / "install").iterdir()}  # the underlay's
+    print(f"colcon build of buddy_personality over the venv's buddy_msgs: {took:.0f} s")
 
     install = ws / "install"
     share = install / "buddy_personality" / "share" / "buddy_personality"
