@@ -96,22 +96,26 @@ def test_lower_limits_with_the_token_lowers_and_refuses_raising(ros, graph) -> N
                                    trigger="wake_word"))
     ros.spin_for(1.5)
     # spec 004 §3: immediate (no confirmation), EXECUTED, and the personality's answer
+    # issue 31: under a minute is refused by the identity node before anything runs
     res = execute(ros, R.REQUEST, R.CMD_LOWER_LIMITS, '{"session_limit_s": 1}', token)
+    assert not res.accepted and "minute" in res.message
+    assert res.execution == S.EXECUTION_NONE
+    res = execute(ros, R.REQUEST, R.CMD_LOWER_LIMITS, '{"session_limit_s": 60}', token)
     assert res.accepted and res.state == S.EXECUTED, res.message
     assert res.execution == S.EXECUTION_SUCCESS, res.message
-    # the session already past the new limit ends by RS-1's normal path (spec 002 §9.3)
-    assert ros.spin_until(lambda: any(g.rule_id == "RS-1" and g.action == "end_session"
-                                      for g in guardrails), 5.0)
+    # (a session already past the new limit ends by RS-1's normal path, spec 002 §9.3:
+    # test_parent_page_rules.py; a minute of real time is too long to wait for here)
+    assert not any(g.rule_id == "RS-1" for g in guardrails)
     res = execute(ros, R.REQUEST, R.CMD_LOWER_LIMITS, '{"daily_limit_s": 1800}', token)
     assert res.execution == S.EXECUTION_SUCCESS, res.message
-    assert limits_in_diagnostics(ros, "1", "1800")
+    assert limits_in_diagnostics(ros, "60", "1800")
     saved = json.loads(usage.read_text())
-    assert saved["lowered_session_limit_s"] == 1.0 and saved["lowered_daily_limit_s"] == 1800.0
+    assert saved["lowered_session_limit_s"] == 60.0 and saved["lowered_daily_limit_s"] == 1800.0
     # a raise above spec 002's RS-2 (or above today's limit) is refused with the reason
     res = execute(ros, R.REQUEST, R.CMD_LOWER_LIMITS, '{"daily_limit_s": 3600}', token)
     assert res.accepted and res.state == S.EXECUTED
     assert res.execution == S.EXECUTION_FAILURE and "only be lowered" in res.message
-    assert limits_in_diagnostics(ros, "1", "1800")
+    assert limits_in_diagnostics(ros, "60", "1800")
     # without the token nothing runs (erratum 18)
     res = execute(ros, R.REQUEST, R.CMD_LOWER_LIMITS, '{"daily_limit_s": 60}', "")
     assert not res.accepted and res.execution == S.EXECUTION_NONE
