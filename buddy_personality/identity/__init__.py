@@ -1,7 +1,9 @@
 """Identity, consent and permissions: every FSM of spec 004 as a ROS-free core.
 
-`IdentityCore` (core.py) owns the machines and applies the cross-FSM rules; each machine's
-table lives in its own module so it can be read against the spec line by line.
+`IdentityCore` (core.py) applies the cross-FSM rules over who is talking (speaking.py) and
+one handler per parent concern (command_handler, profile_handler, delegation_handler,
+consent_handler), each taking the parent's proof as an argument; each machine's table
+lives in its own module so it can be read against the spec line by line.
 """
 
 from .config import IdentityConfig

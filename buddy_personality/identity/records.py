@@ -76,6 +76,7 @@ class Reply:
     accepted: bool
     state: int
     message: str = ""
+    user_id: str = ""  # the household member the request was about (a new child's id)
 
 
 @dataclass(slots=True, frozen=True)
