@@ -84,3 +84,40 @@ def _record(doc: Any) -> AlertRecord:
         pattern=str(doc["pattern"]), source=str(doc["source"]), layer=int(doc["layer"]),
         session_id=str(doc["session_id"]), turn_id=int(doc["turn_id"]),
     )
+
+
+def clear_alerts(path: Path, up_to: float) -> int:
+    """A parent's "clear the safety alerts too" (issue 30 item 5): remove the records up to
+    `up_to` (wall time: what the parent saw), keep any newer one. The live file is first
+    renamed aside, so a record the bridge appends meanwhile (it opens the file for each
+    line) lands in a fresh file and is never lost; the newer records of the old file are
+    appended back, and a line that cannot be read is kept, not judged. Returns how many
+    records were removed; raises OSError (nothing is removed then)."""
+    aside = path.with_name(f".{path.name}.clearing")
+    try:
+        os.replace(path, aside)
+    except FileNotFoundError:
+        return 0
+    keep: list[bytes] = []
+    removed = 0
+    for line in aside.read_bytes().splitlines():
+        try:
+            doc = json.loads(line)
+            when = float(doc.get("wall_time", doc.get("time")))
+        except (ValueError, TypeError, AttributeError):
+            if line.strip():
+                keep.append(line)
+            continue
+        if when <= up_to:
+            removed += 1
+        else:
+            keep.append(line)
+    if keep:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, b"\n".join(keep) + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    aside.unlink()
+    return removed

@@ -48,6 +48,7 @@ class Combo:
     any_of: tuple[str, ...] = ()
     none_of: tuple[str, ...] = ()
     masks: tuple[str, ...] = ()
+    none_masks: tuple[str, ...] = ()  # blanked before `none_of` is looked for
 
 
 @dataclass(slots=True, frozen=True)
@@ -81,11 +82,18 @@ class ConceptRules:
     def __init__(self, lexicons: dict[str, tuple[str, ...]],
                  combos: tuple[Combo, ...]) -> None:
         for c in combos:
-            for name in (*c.all_of, *c.any_of, *c.none_of, *c.masks):
+            for name in (*c.all_of, *c.any_of, *c.none_of, *c.masks, *c.none_masks):
                 if name != QUESTION and name not in lexicons:
                     raise KeyError(f"combo {c.rule_id} {c.what!r}: no lexicon {name!r}")
         self.lexicons = {name: PatternSet.of(p) for name, p in lexicons.items()}
         self.combos = combos
+        self._by_rule: dict[str, tuple[Combo, ...]] = {}
+        for c in combos:
+            self._by_rule[c.rule_id] = (*self._by_rule.get(c.rule_id, ()), c)
+
+    @property
+    def rule_ids(self) -> frozenset[str]:
+        return frozenset(self._by_rule)
 
     def _has(self, s: _Sentence, name: str, masks: tuple[str, ...]) -> bool:
         if name == QUESTION:
@@ -103,15 +111,23 @@ class ConceptRules:
             s.masked[masks] = text
         return text
 
-    def check(self, text: str) -> ConceptHit | None:
-        for raw, question in sentences(text):
-            s = _Sentence(line_of(raw), question, {})
-            for c in self.combos:
+    def read(self, text: str) -> list[_Sentence]:
+        """The sentences of `text` as the combos look at them (read once per line)."""
+        return [_Sentence(line_of(raw), question, {}) for raw, question in sentences(text)]
+
+    def check(self, text: str, rule_id: str | None = None,
+              read: list[_Sentence] | None = None) -> ConceptHit | None:
+        """The first combo (of `rule_id`, or of any rule) that fires in a sentence."""
+        combos = self.combos if rule_id is None else self._by_rule.get(rule_id, ())
+        if not combos:
+            return None
+        for s in self.read(text) if read is None else read:
+            for c in combos:
                 if not all(self._has(s, n, c.masks) for n in c.all_of):
                     continue
                 if c.any_of and not any(self._has(s, n, c.masks) for n in c.any_of):
                     continue
-                if any(self._has(s, n, ()) for n in c.none_of):
+                if any(self._has(s, n, c.none_masks) for n in c.none_of):
                     continue
                 return self._hit(c, s)
         return None

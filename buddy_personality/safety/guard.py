@@ -40,8 +40,8 @@ class OutputGuard:
                  concepts: tuple[Combo, ...] = CONCEPT_TABLE) -> None:
         self._rules = tuple((Matcher.of(r.rule_id, r.patterns, r.exceptions, r.unless),
                              r.replacement) for r in table)
-        # DESIGN §6.23: the phrase rows first (they name the rule of a phrasing they know),
-        # then the rules by concept; a concept rule says its rule's safe line.
+        # DESIGN §6.23: each rule, in table order, by its phrase rows and then by its
+        # concepts (concept_rules.py); a concept rule says its rule's safe line.
         self._concepts = ConceptRules(LEXICONS, concepts)
         self._replacement = {r.rule_id: r.replacement for r in table}
         missing = {c.rule_id for c in concepts} - set(self._replacement)
@@ -59,14 +59,15 @@ class OutputGuard:
             return Verdict(False, self._markup_line, RAW_MARKUP_RULE, RAW_MARKUP_CHARS,
                            markup.group(0))
         line = line_of(text)
+        read = self._concepts.read(text)
         for matcher, replacement in self._rules:
             hit = matcher.match(line)
             if hit is not None:
                 return Verdict(False, replacement, hit.name, hit.pattern, hit.words)
-        concept = self._concepts.check(text)
-        if concept is not None:
-            return Verdict(False, self._replacement[concept.rule_id], concept.rule_id,
-                           concept.pattern, concept.words)
+            concept = self._concepts.check(text, matcher.name, read)
+            if concept is not None:
+                return Verdict(False, replacement, concept.rule_id, concept.pattern,
+                               concept.words)
         return Verdict(True, text)
 
     @property
