@@ -10,8 +10,8 @@ The core itself resolves who is talking (identity, addressing, age context, conv
 mode: spec 004 §1-§2) and applies the cross-FSM rules; the parent's requests are handled
 by one handler per concern, each taking the parent's proof as an argument (erratum 18):
 commands (command_handler.py, §3), profile updates (profile_handler.py), delegation
-(delegation_handler.py, §4) and consent (consent_handler.py, §5). Every handler records
-into the one `Ledger` of the request.
+(delegation_handler.py, §4), consent (consent_handler.py, §5) and the household set-up
+(household.py, issue 30). Every handler records into the one `Ledger` of the request.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from .enums import (
     ProfileUpdateState,
 )
 from .fsm import Machine
+from .household import REMOVE_EFFECT, HouseholdHandler
 from .ledger import Ledger
 from .parent_pin import NO_TOKEN, ParentProof
 from .profile_handler import PendingUpdate, ProfileHandler
@@ -50,6 +51,7 @@ from .records import (
     BirthdayGreeting,
     ConsentInput,
     ConsentSnapshot,
+    ForgetUser,
     IdentityInput,
     IdentitySnapshot,
     Outcome,
@@ -99,6 +101,7 @@ class IdentityCore:
         self._profiles.on_applied = self._after_profile_write
         self._delegations = DelegationHandler(self._ledger, store, cfg, policies, self)
         self._consents = ConsentHandler(self._ledger, store, cfg, self)
+        self._household = HouseholdHandler(self._ledger, store, self._profiles)
 
     # ================================================================ read side
 
@@ -268,6 +271,19 @@ class IdentityCore:
             self._who.addressing_value[key] = str(pending.value)
         self._ledger.out.identity_changed = True
 
+    def _forget_member(self, user_id: str) -> None:
+        """A child removed from the household (issue 30): nothing of them stays in the
+        machines (consent, delegation, addressing, a pending update)."""
+        if self._consents.forget_user(user_id):
+            self._ledger.out.consent_changed = True
+        self._delegations.forget_user(user_id)
+        self._profiles.machines.pop(user_id, None)
+        self._profiles.pending.pop(user_id, None)
+        self._who.addressing.pop(user_id, None)
+        self._who.addressing_value.pop(user_id, None)
+        self._who.addressing_asked.discard(user_id)
+        self._ledger.out.identity_changed = True
+
     # ================================================================ conversation
 
     def conversation_started(self, now: float) -> Outcome:
@@ -399,4 +415,55 @@ class IdentityCore:
         """One ConsentEvent from consent/events."""
         out = self._ledger.begin()
         self._consents.handle_event(ev, now)
+        return out
+
+    # ================================================================ household (issue 30)
+
+    def add_child(self, name: str, birthdate: str, addressing: str, now: float,
+                  parent: ParentProof = NO_TOKEN) -> Outcome:
+        """identity/manage_household ADD_CHILD: a parent adds a child (erratum 18)."""
+        out = self._ledger.begin()
+        self._household.add(name, birthdate, addressing, now, parent, self.trusted_today())
+        return out
+
+    def edit_child(self, user_id: str, name: str, birthdate: str, addressing: str,
+                   now: float, parent: ParentProof = NO_TOKEN) -> Outcome:
+        """identity/manage_household EDIT_CHILD: empty fields keep their value."""
+        out = self._ledger.begin()
+        before = self._context_key()
+        for change in self._household.edit(user_id, name, birthdate, addressing, now, parent,
+                                           self.trusted_today()):
+            self._after_profile_write(change, now)
+        self._after(before, now)
+        return out
+
+    def remove_child(self, user_id: str, now: float,
+                     parent: ParentProof = NO_TOKEN) -> Outcome:
+        """identity/manage_household REMOVE_CHILD, first step: checked, then the effect
+        that forgets the child's memories; nothing changes here. The node reports the
+        answer with `child_forgotten`."""
+        out = self._ledger.begin()
+        if self._household.may_remove(user_id, parent) is not None:
+            out.effects.append(ForgetUser(REMOVE_EFFECT, "", user_id))
+        return out
+
+    def child_forgotten(self, user_id: str, forgotten: bool, detail: str, now: float,
+                        parent: ParentProof = NO_TOKEN) -> Outcome:
+        """The answer to a removal's forget_user: only once the memories are gone does the
+        profile go, with everything the machines held about the child."""
+        led = self._ledger
+        out = led.begin()
+        before = self._context_key()
+        if self._household.may_remove(user_id, parent) is None:
+            return out
+        if not forgotten:
+            led.reply(False, ProfileUpdateState.REJECTED,
+                      f"nothing changed: Buddy could not forget what it remembers ({detail})",
+                      user_id)
+            return out
+        if self._household.remove(user_id, now):
+            self._forget_member(user_id)
+            if self._who.user == user_id:
+                self._who.user = ""
+            self._after(before, now)
         return out

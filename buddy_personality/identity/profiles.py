@@ -109,6 +109,7 @@ class ProfileStore:
         self.path = Path(path) if path is not None else None
         self.warnings: list[str] = []
         self.set_aside = 0    # corrupt files moved aside (diagnostics, issue 14)
+        self.absent = False  # no household file yet (a first run)
         self._profiles: dict[str, Profile] = {}
         self._pin = parent_pin  # in-memory stores only; a file store reads it fresh
         if profiles is not None:
@@ -121,7 +122,9 @@ class ProfileStore:
     def _load(self) -> None:
         assert self.path is not None
         if not self.path.exists():
-            self.warnings.append(f"no household file at {self.path}; starting empty")
+            # issue 30: a first run has no household yet; that is a hint for the parent
+            # (how to add a child), not a warning for the whole session
+            self.absent = True
             return
         for tmp in clean_stale_tmp(self.path):
             self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
@@ -184,6 +187,29 @@ class ProfileStore:
                 # Keep the PIN as it is on disk now, not as it was when the node started.
                 write_household(self.path, list(profiles.values()), _pin_on_disk(self.path))
         self._profiles = profiles
+
+
+    def put(self, profile: Profile) -> None:
+        """Add or replace one member (issue 30: a parent's household form; the core calls
+        it only while the Pending Profile Update FSM is in APPROVED). Atomic, like apply."""
+        profiles = dict(self._profiles)
+        profiles[profile.user_id] = profile
+        self._write_all(profiles)
+
+    def remove(self, user_id: str) -> None:
+        """Remove one member (issue 30), atomically; on any error nothing changes."""
+        profiles = dict(self._profiles)
+        profiles.pop(user_id, None)
+        self._write_all(profiles)
+
+    def _write_all(self, profiles: dict[str, Profile]) -> None:
+        if self.path is not None:
+            with household_lock(self.path):
+                write_household(self.path, list(profiles.values()), _pin_on_disk(self.path))
+        self._profiles = profiles
+
+    def profiles(self) -> list[Profile]:
+        return [self._profiles[k] for k in sorted(self._profiles)]
 
 
 def _profile_json(p: Profile) -> dict[str, object]:

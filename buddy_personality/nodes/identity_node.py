@@ -55,6 +55,7 @@ from buddy_msgs.srv import (
     ExecuteCommand,
     ForgetUser,
     LowerLimits,
+    ManageHousehold,
     ParentLogin,
     RequestConsent,
     RequestProfileUpdate,
@@ -146,6 +147,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               "page's service_timeout_s)", min=0.1, max=60.0, read_only=True),
 )
 
+# issue 30: a household without children is a first run, said as a hint (not a warning)
+ADD_CHILD_HINT = ("no children in the household yet: add one on the parent page or with "
+                  "`buddy parent add-child NAME --birthdate YYYY-MM-DD`")
 MIN_TRUSTED_YEAR = 2025  # an unsynchronised Pi clock starts near 1970
 MAX_TEXT = 64  # DESIGN §5: oversize strings are truncated (ids, names, scopes)
 SERVICE_TIMEOUT_S = 5.0
@@ -182,9 +186,12 @@ class IdentityNode(Node):
             teen_from_years=p["teen_from_years"],
             adult_from_years=p["adult_from_years"],
         )
-        self._store = ProfileStore(Path(p["profiles_path"]).expanduser())  # warns if absent
+        self._store = ProfileStore(Path(p["profiles_path"]).expanduser())
         for warning in self._store.warnings:
             self.get_logger().warning(warning)
+        if not self._children():
+            # issue 30: a first run is not a problem, it is a step to take
+            self.get_logger().info(ADD_CHILD_HINT)
         profiles_path = Path(p["profiles_path"]).expanduser()
         greetings_path = (
             Path(p["greetings_path"]).expanduser() if p["greetings_path"]
@@ -237,6 +244,8 @@ class IdentityNode(Node):
         self.create_service(RequestConsent, "identity/request_consent", self._on_consent)
         self.create_service(Delegate, "identity/delegate", self._on_delegate)
         self.create_service(ParentLogin, "identity/parent_login", self._on_parent_login)
+        self.create_service(ManageHousehold, "identity/manage_household", self._on_household,
+                            callback_group=self._effects_group)
         self.create_timer(1.0 / p["tick_hz"], self._on_tick)
         self._diagnostics = DiagnosticsPublisher(self, self._health)
         self._apply(self._core.tick(now_s(self), *self._date()))
@@ -409,6 +418,45 @@ class IdentityNode(Node):
         self._apply(out)
         return self._reply(out, res)
 
+    async def _on_household(self, req: ManageHousehold.Request,
+                            res: ManageHousehold.Response) -> ManageHousehold.Response:
+        """identity/manage_household (issue 30): add, edit or remove a child with the
+        parent's token. A removal first asks the personality node to forget the child's
+        memories and removes the profile only once it said so."""
+        parent = self._parent(req.parent_token)
+        name, born, call = _cut(req.name), _cut(req.birthdate), _cut(req.addressing)
+        user_id = _cut(req.user_id)
+        R = ManageHousehold.Request
+        if req.action == R.ADD_CHILD:
+            out = self._core.add_child(name, born, call, now_s(self), parent)
+        elif req.action == R.EDIT_CHILD:
+            out = self._core.edit_child(user_id, name, born, call, now_s(self), parent)
+        elif req.action == R.REMOVE_CHILD:
+            out = self._core.remove_child(user_id, now_s(self), parent)
+            self._apply(out)
+            forget = next((e for e in out.effects if isinstance(e, ForgetUserEffect)), None)
+            if forget is not None:
+                ok, detail = await self._run_effect(forget)
+                out = self._core.child_forgotten(user_id, ok, detail, now_s(self), parent)
+        else:
+            self._rejections.reject("unknown_kind", f"manage_household action {req.action}")
+            res.message = f"unknown action {req.action}"
+            return res
+        self._apply(out)
+        if out.reply is not None:
+            res.accepted = out.reply.accepted
+            res.user_id = out.reply.user_id
+            res.message = out.reply.message
+            if res.accepted:
+                self.get_logger().info(f"household: {res.message}")
+            else:
+                self.get_logger().warning(f"household change refused: {res.message}")
+        return res
+
+    def _children(self) -> list[str]:
+        return [u for u in self._store.user_ids()
+                if (p := self._store.get(u)) is not None and p.role == "child"]
+
     @staticmethod
     def _reply(out: Outcome, res: Any) -> Any:
         if out.reply is not None:
@@ -522,6 +570,7 @@ class IdentityNode(Node):
             "age_group": snap.age_group,
             "command_state": int(core.command_state),
             "household_size": len(self._store.user_ids()),
+            "household_children": len(self._children()),
             # DESIGN §5: a corrupt household file is moved aside; counted (issue 14)
             "state_files.set_aside.household": self._store.set_aside,
             "birthday_greetings": self._greetings,
@@ -549,7 +598,7 @@ class IdentityNode(Node):
             warnings.append("greeting log not written")
         if warnings:
             return Health(WARN, "; ".join(warnings), values)
-        return Health(OK, "ok", values)
+        return Health(OK, "ok" if self._children() else f"hint: {ADD_CHILD_HINT}", values)
 
 
 def main(args: list[str] | None = None) -> int:

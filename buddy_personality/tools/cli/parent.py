@@ -4,6 +4,12 @@
     buddy parent show [--namespace /buddy]        household, consent, memories, limits
     buddy parent forget-all [--yes]               forget every memory (asks to confirm)
     buddy parent consent CHILD grant|revoke       memory consent for one child (RS-5)
+    buddy parent add-child NAME [--birthdate YYYY-MM-DD] [--addressing WORD]
+                                                  add a child to the household (issue 30)
+    buddy parent edit-child CHILD [--name N] [--birthdate D] [--addressing A]
+    buddy parent remove-child CHILD [--yes]       remove a child; Buddy forgets them
+
+Options (--household, --namespace) go before or after the command.
 
 Every command except set-pin talks to the running graph and asks for the PIN first: it
 logs in through `identity/parent_login` and sends the token with each request, exactly as
@@ -173,6 +179,39 @@ def consent(session: ParentSession, child: str, decision: str) -> int:
     return 0
 
 
+def _child_id(household: Path, child: str) -> str:
+    """A child named by user id or by name (the household file is read, never written)."""
+    from buddy_personality.identity.profiles import read_household  # noqa: PLC0415
+
+    try:
+        profiles, _ = read_household(household)
+    except (OSError, ValueError):
+        return child
+    wanted = child.strip().casefold()
+    for p in profiles:
+        if wanted in (p.user_id.casefold(), p.name.casefold()):
+            return p.user_id
+    return child
+
+
+def manage_child(session: ParentSession, action: str, user_id: str = "", name: str = "",
+                 birthdate: str = "", addressing: str = "") -> int:
+    """add-child / edit-child / remove-child through identity/manage_household: the
+    identity node validates and writes the household file (erratum 18)."""
+    from buddy_msgs.srv import ManageHousehold  # noqa: PLC0415
+
+    R = ManageHousehold.Request
+    kind = {"add-child": R.ADD_CHILD, "edit-child": R.EDIT_CHILD,
+            "remove-child": R.REMOVE_CHILD}[action]
+    res = session.call(ManageHousehold, "identity/manage_household", R(
+        action=kind, user_id=user_id, name=name, birthdate=birthdate, addressing=addressing,
+        parent_token=session.token))
+    if not res.accepted:
+        return _fail(f"nothing changed: {res.message}")
+    print(f"buddy parent: {res.message} (user id {res.user_id})")
+    return 0
+
+
 def show(session: ParentSession, household: Path) -> int:
     from buddy_msgs.msg import ConsentState  # noqa: PLC0415
     from buddy_msgs.srv import ListMemories  # noqa: PLC0415
@@ -203,21 +242,47 @@ def _confirm_on_terminal(question: str) -> bool:
     return read_secret(question).strip().lower() in ("y", "yes")
 
 
+def _common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """--household and --namespace, on the main parser (with the defaults) and on each
+    sub-command (SUPPRESS: given there, they win; not given, the main parser's stand), so
+    they may come before or after the command (issue 30)."""
+    parser.add_argument("--household", type=Path,
+                        default=Path(DEFAULT_HOUSEHOLD) if defaults else argparse.SUPPRESS,
+                        help=f"household file (default {DEFAULT_HOUSEHOLD})")
+    parser.add_argument("--namespace",
+                        default=DEFAULT_NAMESPACE if defaults else argparse.SUPPRESS,
+                        help="Buddy's namespace (default /buddy)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="buddy parent", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--household", type=Path, default=Path(DEFAULT_HOUSEHOLD),
-                   help=f"household file (default {DEFAULT_HOUSEHOLD})")
-    p.add_argument("--namespace", default=DEFAULT_NAMESPACE,
-                   help="Buddy's namespace (default /buddy)")
+    _common_options(p, defaults=True)
+    common = argparse.ArgumentParser(add_help=False)
+    _common_options(common, defaults=False)
     sub = p.add_subparsers(dest="command", required=True)
-    sub.add_parser("set-pin", help="set or change the parent PIN")
-    sub.add_parser("show", help="household, consent and memories")
-    forget = sub.add_parser("forget-all", help="forget every memory")
+    sub.add_parser("set-pin", parents=[common], help="set or change the parent PIN")
+    sub.add_parser("show", parents=[common], help="household, consent and memories")
+    forget = sub.add_parser("forget-all", parents=[common], help="forget every memory")
     forget.add_argument("--yes", action="store_true", help="do not ask to confirm")
-    c = sub.add_parser("consent", help="grant or revoke memory consent for a child")
+    c = sub.add_parser("consent", parents=[common],
+                       help="grant or revoke memory consent for a child")
     c.add_argument("child", help="the child's user id")
     c.add_argument("decision", choices=("grant", "revoke"))
+    add = sub.add_parser("add-child", parents=[common], help="add a child to the household")
+    add.add_argument("name", help="the child's name, as Buddy says it")
+    add.add_argument("--birthdate", default="", help="YYYY-MM-DD (a child of 2 to 12)")
+    add.add_argument("--addressing", default="", help="how Buddy addresses the child")
+    edit = sub.add_parser("edit-child", parents=[common],
+                          help="change a child's name, birthdate or addressing")
+    edit.add_argument("child", help="the child's name or user id")
+    edit.add_argument("--name", default="")
+    edit.add_argument("--birthdate", default="", help="YYYY-MM-DD")
+    edit.add_argument("--addressing", default="")
+    remove = sub.add_parser("remove-child", parents=[common],
+                            help="remove a child; Buddy forgets what it remembers about them")
+    remove.add_argument("child", help="the child's name or user id")
+    remove.add_argument("--yes", action="store_true", help="do not ask to confirm")
     return p
 
 
@@ -237,6 +302,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   _confirm_on_terminal)
             if ns.command == "consent":
                 return consent(session, ns.child, ns.decision)
+            if ns.command == "add-child":
+                return manage_child(session, "add-child", name=ns.name,
+                                    birthdate=ns.birthdate, addressing=ns.addressing)
+            if ns.command == "edit-child":
+                return manage_child(session, "edit-child", _child_id(household, ns.child),
+                                    ns.name, ns.birthdate, ns.addressing)
+            if ns.command == "remove-child":
+                if not ns.yes and not _confirm_on_terminal(
+                        f"Remove {ns.child} from the household? Buddy forgets everything it "
+                        "remembers about them. Sure? "):
+                    print("buddy parent: cancelled; nothing changed")
+                    return 1
+                return manage_child(session, "remove-child", _child_id(household, ns.child))
             return show(session, household)
         finally:
             session.close()

@@ -11,7 +11,13 @@ import pytest
 from buddy_personality.identity import Profile, write_household
 from buddy_personality.identity.parent_pin import verify_pin
 from buddy_personality.identity.profiles import read_household
-from buddy_personality.tools.cli.parent import read_secret, set_pin
+from buddy_personality.tools.cli.parent import (
+    DEFAULT_HOUSEHOLD,
+    build_parser,
+    main,
+    read_secret,
+    set_pin,
+)
 
 
 def _asker(answers: list[str]):
@@ -59,3 +65,19 @@ def test_read_secret_takes_a_line_from_a_pipe() -> None:
     assert read_secret("PIN: ", stream) == "2468" and read_secret("PIN: ", stream) == "9999"
     with pytest.raises(EOFError):
         read_secret("PIN: ", stream)
+
+
+@pytest.mark.parametrize("where", ["after", "before"])
+def test_options_go_before_or_after_the_command(tmp_path: Path, monkeypatch, where: str,
+                                                capsys) -> None:
+    """Issue 30: `buddy parent set-pin --household X` failed ("unrecognized arguments");
+    the options are taken on either side of the command, and the file named is used."""
+    path = tmp_path / "elsewhere.json"
+    write_household(path, [Profile("leo", "Leo", "child")])
+    option = ["--household", str(path)]
+    argv = ["set-pin", *option] if where == "after" else [*option, "set-pin"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("2468\n2468\n"))
+    assert main(argv) == 0, capsys.readouterr().err
+    assert verify_pin("2468", read_household(path)[1])
+    ns = build_parser().parse_args(["add-child", "Mia", "--namespace", "/robot"])
+    assert ns.namespace == "/robot" and ns.household == Path(DEFAULT_HOUSEHOLD)
