@@ -54,13 +54,14 @@ from buddy_personality.face.readback import (
     TimeSync,
 )
 from buddy_personality.face.talking import TalkingController
+from buddy_personality.msg_constants import SystemKind
 
-# buddy_msgs/SystemEvent kinds, repeated so the core imports no ROS.
-SYS_BOOT = 0
-SYS_LOW_BATTERY = 1
-SYS_CRITICAL_BATTERY = 2
-SYS_FAULT_RAISED = 3
-SYS_FAULT_CLEARED = 4
+# buddy_msgs/SystemEvent kinds the face acts on (msg_constants: the core imports no ROS).
+SYS_BOOT = SystemKind.BOOT
+SYS_LOW_BATTERY = SystemKind.LOW_BATTERY
+SYS_CRITICAL_BATTERY = SystemKind.CRITICAL_BATTERY
+SYS_FAULT_RAISED = SystemKind.FAULT_RAISED
+SYS_FAULT_CLEARED = SystemKind.FAULT_CLEARED
 
 # A time-sync ping due within this much goes out with a tick that runs anyway (the 0.9 s
 # keepalive's) rather than waking the paused driver on its own (issue 14).

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rosbags.rosbag2 import Reader
 
+from buddy_personality.msg_constants import Phase
 from buddy_personality.tools.bags.typestore import buddy_typestore
 from buddy_personality.tools.evaluation.metrics import Sample
 
@@ -15,7 +16,6 @@ SNAPSHOT_TYPE = "buddy_msgs/msg/PersonalitySnapshot"
 SNAPSHOT_SUFFIX = "personality/snapshot"
 PHASE_TYPE = "buddy_msgs/msg/ConversationPhase"
 PHASE_SUFFIX = "conversation/phase"
-PHASE_SPEAKING = 5  # ConversationPhase.SPEAKING
 
 
 class BagError(ValueError):
@@ -41,7 +41,7 @@ def read_speaking_starts(path: Path | str) -> list[float] | None:
             last = -1
             for conn, stamp_ns, raw in reader.messages(connections=conns):
                 msg = store.deserialize_cdr(raw, conn.msgtype)
-                if msg.phase == PHASE_SPEAKING and last != PHASE_SPEAKING:
+                if msg.phase == Phase.SPEAKING and last != Phase.SPEAKING:
                     starts.append(_stamp(msg, stamp_ns))
                 last = msg.phase
     except Exception as exc:  # rosbags raises several unrelated types for a bad bag

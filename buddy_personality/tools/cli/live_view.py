@@ -27,19 +27,30 @@ from rich.table import Table
 from rich.text import Text
 
 from buddy_personality.cognition.conversation import DEFAULT_WAKE_PHRASE, split_wake
+from buddy_personality.msg_constants import (
+    AgeGroup,
+    ConversationMode,
+    GovernorMode,
+    IdentityStateId,
+    IdleState,
+    Layer,
+    Phase,
+)
 from buddy_personality.personality.moods import MOOD_ANCHORS
 
-# PersonalitySnapshot / GovernorState / IdentityState / ConversationPhase constants
-IDLE_STATE_NAMES = {0: "awake", 1: "drowsy", 2: "asleep"}
-LAYER_NAMES = {0: "0, rules (no server)", 1: "1, LLM"}
-GOVERNOR_STATE_NAMES = {0: "IDLE", 1: "RECOVERING", 2: "HALTED"}
-IDENTITY_STATE_NAMES = {0: "UNKNOWN", 1: "PROBABLE", 2: "CONFIRMED", 3: "CONFIRMED_ACTIVE",
-                        4: "AMBIGUOUS", 5: "REJECTED"}
-AGE_NAMES = {0: "unknown", 1: "child", 2: "teen", 3: "adult"}
-MODE_NAMES = {0: "private", 1: "shared, verified", 2: "shared, unverified"}
-PHASE_NAMES = {0: "IDLE", 1: "ATTENTION", 2: "LISTENING", 3: "PTT", 4: "THINKING",
-               5: "SPEAKING", 6: "ERROR", 7: "DONE"}
-PHASE_IDLE, PHASE_DONE = 0, 7
+# Names of PersonalitySnapshot / GovernorState / IdentityState / ConversationPhase values
+# (the numbers are msg_constants', checked against buddy_msgs)
+IDLE_STATE_NAMES = {IdleState.AWAKE: "awake", IdleState.DROWSY: "drowsy",
+                    IdleState.ASLEEP: "asleep"}
+LAYER_NAMES = {Layer.RULES: "0, rules (no server)", Layer.LLM: "1, LLM"}
+GOVERNOR_STATE_NAMES = {m: m.name for m in GovernorMode}
+IDENTITY_STATE_NAMES = {m: m.name for m in IdentityStateId}
+AGE_NAMES = {m: m.name.lower() for m in AgeGroup}
+MODE_NAMES = {ConversationMode.PRIVATE: "private",
+              ConversationMode.SHARED_VERIFIED: "shared, verified",
+              ConversationMode.SHARED_UNVERIFIED: "shared, unverified"}
+PHASE_NAMES = {m: m.name for m in Phase}
+PHASE_IDLE, PHASE_DONE = Phase.IDLE, Phase.DONE
 RECENT_EVENTS = 5
 LOG_WARN = 30  # rcl_interfaces/Log.WARN: warnings and errors of the nodes are shown
 LOG_LEVEL_NAMES = {30: "warning", 40: "error", 50: "fatal"}

@@ -46,11 +46,6 @@ from pathlib import Path
 from typing import Any
 
 from buddy_personality.cognition.bridge import (
-    CONV_ENDED,
-    CONV_STARTED,
-    END_HC9,
-    PHASE_LISTENING,
-    PHASE_SPEAKING,
     BridgeCore,
     SayOut,
     Step,
@@ -65,11 +60,15 @@ from buddy_personality.identity.core import IdentityCore
 from buddy_personality.identity.enums import IdentityEventKind
 from buddy_personality.identity.profiles import Profile, ProfileStore
 from buddy_personality.identity.records import IdentityInput
-from buddy_personality.personality.engine import (
-    SYS_BOOT,
-    SYS_LOW_BATTERY,
-    PersonalityEngine,
+from buddy_personality.msg_constants import (
+    Button,
+    ButtonAction,
+    ConversationKind,
+    EndReason,
+    Phase,
+    SystemKind,
 )
+from buddy_personality.personality.engine import PersonalityEngine
 from buddy_personality.personality.guardrails import GuardrailConfig
 from buddy_personality.personality.moods import MOODS
 from buddy_personality.personality.records import EngineOutput, GuardrailTriggered
@@ -86,8 +85,6 @@ WAKING_HOURS = (7.0, 20.5)
 SERVER_DOWN = (12.0, 16.5)  # local hours of the offline stretch
 BUTTON_POKE_HOURS = (9.9, 13.3, 16.2, 19.8)
 LOW_BATTERY_HOUR = 17.4
-BUTTON_ACTION = 1  # buddy_msgs/ButtonEvent: the face board's ACTION button (not PTT)
-BUTTON_CLICK = 3
 
 # How the pieces take time (seconds). A child speaks about 2 words a second and answers
 # a few seconds after Buddy stops; the server's first token comes after ~0.4 s and the
@@ -317,13 +314,13 @@ class _Day:
         for ev in step.system_events:  # server health: SERVER_ONLINE / SERVER_OFFLINE
             self.feed(e.on_system_event(now, ev), now)
         for conv in step.conversation:
-            if conv.kind == CONV_STARTED:
+            if conv.kind == ConversationKind.STARTED:
                 if self.child is not None and not self.child.session_id:
                     self.child.session_id = conv.session_id
                 self.feed(e.on_conversation_started(now, conv.session_id, conv.trigger), now)
                 self.identity.conversation_started(now)
-            elif conv.kind == CONV_ENDED:
-                if conv.trigger == END_HC9:
+            elif conv.kind == ConversationKind.ENDED:
+                if conv.trigger == EndReason.HC9:
                     self.safety_stops.append(now)
                 self.voice_decision(now, self.tts.on_session_ended(now, conv.session_id))
                 self.feed(e.on_conversation_ended(now, conv.session_id, conv.turns), now)
@@ -341,10 +338,10 @@ class _Day:
         for say in step.says:
             self.speak(now, say)
         for phase in step.phases:
-            if phase.phase == PHASE_SPEAKING:
+            if phase.phase == Phase.SPEAKING:
                 self.speaking_starts.append(now)
                 self.replies += 1
-            elif (phase.phase == PHASE_LISTENING and self.last_phase == PHASE_SPEAKING
+            elif (phase.phase == Phase.LISTENING and self.last_phase == Phase.SPEAKING
                   and self.child is not None and self.child.awaiting_reply
                   and self.bridge.session is not None):
                 self.child.awaiting_reply = False  # Buddy has answered and finished
@@ -484,7 +481,7 @@ class _Day:
         kw = a.args
         e = self.engine
         if a.kind == "boot":
-            self.feed(e.on_system_event(now, SYS_BOOT), now)
+            self.feed(e.on_system_event(now, SystemKind.BOOT), now)
         elif a.kind == "server":
             self.server_up = kw["up"]
         elif a.kind == "conversation":
@@ -506,10 +503,10 @@ class _Day:
         elif a.kind == "tts_end":
             self.voice_end(now, kw["line_id"])
         elif a.kind == "button":
-            self.feed(e.on_button(now, BUTTON_ACTION, BUTTON_CLICK), now)
-            self.route(self.bridge.on_button(now, BUTTON_ACTION, BUTTON_CLICK), now)
+            self.feed(e.on_button(now, Button.ACTION, ButtonAction.CLICK), now)
+            self.route(self.bridge.on_button(now, Button.ACTION, ButtonAction.CLICK), now)
         elif a.kind == "battery":
-            self.feed(e.on_system_event(now, SYS_LOW_BATTERY, kw["pct"]), now)
+            self.feed(e.on_system_event(now, SystemKind.LOW_BATTERY, kw["pct"]), now)
         elif a.kind == "probe":
             self.route(self.bridge.on_probe_result(now, self.server_up), now)
         elif a.kind == "llm_inline":
