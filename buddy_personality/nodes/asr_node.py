@@ -37,6 +37,7 @@ from std_msgs.msg import Bool, Float64MultiArray
 from buddy_msgs.msg import SystemEvent, Utterance
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import ERROR, OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.inbox import Inbox
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
@@ -57,6 +58,7 @@ from buddy_personality.speech.echo import (
     make_canceller,
 )
 from buddy_personality.speech.endpointing import (
+    FRAME_S,
     SAMPLE_RATE,
     ActivityChanged,
     EndpointConfig,
@@ -125,7 +127,7 @@ PARAMETERS: tuple[ParamSpec, ...] = (
 )
 
 
-class AsrNode(ClosesOwnResources, Node):
+class AsrNode(InboundChecks, ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("asr", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
@@ -152,6 +154,7 @@ class AsrNode(ClosesOwnResources, Node):
         self._last_latency_s: float | None = None
         self._last_error = ""
         self._active = False
+        self._lag_s = 0.0                       # largest capture-to-listening delay
         self._turn_texts: list[str] = []       # transcripts of the current turn's segments
         self._source: Any = None
         self._vad: Vad | None = None
@@ -233,6 +236,8 @@ class AsrNode(ClosesOwnResources, Node):
             if item is None:
                 return
             at, frame = item
+            # how late the ears are: a barge-in can be no earlier than this
+            self._lag_s = max(self._lag_s, time.monotonic() - at - FRAME_S)
             with self._gate_lock:
                 buddy = self._gate.buddy_audible(at)
             if buddy:
@@ -371,6 +376,7 @@ class AsrNode(ClosesOwnResources, Node):
             "too_short": ep.too_short,
             "turns_over_buddy": ep.over_buddy,
             "split_long_turns": ep.split_long,
+            "listen_lag_max_ms": f"{1000 * self._lag_s:.0f}",
         }
         if self._vad is not None:
             values["vad_frames"] = self._vad.frames
@@ -380,6 +386,7 @@ class AsrNode(ClosesOwnResources, Node):
             values["echo_canceller_frames"] = self._aec.frames
             values["echo_canceller_cpu_s"] = f"{self._aec.cpu_s:.3f}"
         values.update(sorted(self._counts.items()))
+        values.update(self.inbound_rejections().as_values())   # DESIGN §5 bad input
         if self._last_latency_s is not None:
             values["last_transcription_ms"] = f"{1000 * self._last_latency_s:.0f}"
         if self._last_error:

@@ -77,6 +77,7 @@ from buddy_personality.face.sim_board import SimBoardDevice
 from buddy_personality.face.transport import SerialTransport, ThreadedPort, find_board_port
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
@@ -124,7 +125,7 @@ DEADLINE_MARGIN_S = 0.001
 STRING_MAX = 64            # DESIGN §5: oversize strings are truncated
 
 
-class FaceDriverNode(ClosesOwnResources, LifecycleNode):
+class FaceDriverNode(InboundChecks, ClosesOwnResources, LifecycleNode):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("face_driver", **node_kwargs)
         self.params = declare_parameters(self, PARAMETERS)

@@ -34,6 +34,7 @@ from buddy_personality.governor import (
 )
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import now_s, run_node
@@ -75,7 +76,7 @@ def state_to_msg(snap: GovernorSnapshot, msg: GovernorState) -> GovernorState:
     return msg
 
 
-class GovernorNode(Node):
+class GovernorNode(InboundChecks, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("governor", **node_kwargs)
         self.params = declare_parameters(self, PARAMETERS)

@@ -80,6 +80,7 @@ from buddy_personality.identity.greetings import GreetingLog
 from buddy_personality.identity.parent_pin import AuthConfig, ParentAuth, ParentProof
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import now_s, run_node
@@ -165,7 +166,7 @@ class _PendingReset:
     since: float
 
 
-class IdentityNode(Node):
+class IdentityNode(InboundChecks, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("identity", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)

@@ -82,6 +82,7 @@ from buddy_personality.nodes.common.diagnostics import (
     DiagnosticsPublisher,
     Health,
 )
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, now_s, run_node
@@ -160,7 +161,7 @@ def _finite(x: float, default: float = 0.0) -> float:
     return float(x) if math.isfinite(x) else default
 
 
-class LlmBridgeNode(ClosesOwnResources, Node):
+class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("llm_bridge", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)

@@ -57,6 +57,7 @@ from buddy_personality.dashboard.server import DashboardServer
 from buddy_personality.dashboard.sessions import SessionLog
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import ERROR, OK, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
 
@@ -91,7 +92,7 @@ class ServiceUnavailable(RuntimeError):
     pass
 
 
-class ParentDashboardNode(ClosesOwnResources, Node):
+class ParentDashboardNode(InboundChecks, ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("parent_dashboard", **node_kwargs)
         p = declare_parameters(self, PARAMETERS)
@@ -147,7 +148,10 @@ class ParentDashboardNode(ClosesOwnResources, Node):
             mood=msg.mood, mood_meant=getattr(msg, "mood_meant", "") or "",
             # steps of 0.05: the drawn face cannot show less, and an unchanged face is not
             # pushed to the page (face/state is republished every second)
-            intensity=round(msg.intensity * 20) / 20 if math.isfinite(msg.intensity) else 0.0,
+            # (issue 31: 1e308 passed isfinite and round(inf) raised, ending `buddy run`;
+            # the inbound check clamps it to [0, 1] first, and so does this line)
+            intensity=round(min(max(msg.intensity, 0.0), 1.0) * 20) / 20
+            if math.isfinite(msg.intensity) else 0.0,
             talking=msg.talking, conv_state=conv, connected=msg.connected,
             backstop=msg.backstop_active), time.time())
 
@@ -202,6 +206,7 @@ class ParentDashboardNode(ClosesOwnResources, Node):
                                      "sessions_logged": len(self.view.sessions.sessions),
                                      "session_log_errors": self.view.sessions.load_errors,
                                      "alert_lines_not_understood": self.view.bad_alert_lines}
+        values.update(self.inbound_rejections().as_values())   # DESIGN §5 bad input
         values.update(self.web.stats.as_values())
         if self.server_error:
             return Health(ERROR, f"page not served: {self.server_error}", values)

@@ -57,6 +57,7 @@ from buddy_msgs.msg import (
 from buddy_msgs.srv import ForgetUser, ListMemories, LowerLimits, OverrideAffect, SetGuardrail
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.parameters import (
     ParameterError,
     ParamSpec,
@@ -151,7 +152,7 @@ def _marker(ns: str, mid: int, kind: int, x: float, y: float, scale: float,
     return m
 
 
-class PersonalityNode(ClosesOwnResources, Node):
+class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("personality", **node_kwargs)
         self.params = declare_parameters(self, PARAMETERS)
@@ -610,6 +611,8 @@ class PersonalityNode(ClosesOwnResources, Node):
             "idle_state": IDLE_STATE_NAMES.get(e.idle_state, "?"),
             "session_s": f"{e.usage.session_s:.0f}",
             "last_end_reason": e.last_end_reason,
+            # issue 31 item 2: a new session over a running one (a restarted bridge)
+            "sessions_taken_over": stats.sessions_taken_over,
             "daily_conversation_s": f"{e.usage.daily_s:.0f}",
             # RS-1 / RS-2 in force: the configured limits, or today's lowered ones
             "session_limit_s": f"{e.session_limit_s:.0f}",

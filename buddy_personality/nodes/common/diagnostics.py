@@ -9,6 +9,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rclpy.node import Node
 
 from buddy_personality.nodes.common import qos
+from buddy_personality.nodes.common.isolation import CallbackFaults, callback_faults
 
 OK = DiagnosticStatus.OK
 WARN = DiagnosticStatus.WARN
@@ -55,6 +56,9 @@ class DiagnosticsPublisher:
 
     def publish(self) -> None:
         health = self._collect()
+        faults = callback_faults(self._node)
+        if faults is not None:   # callbacks that raised (isolation.py, issue 31 item 1)
+            health = _with_faults(health, faults)
         if len(self._pairs) > MAX_KEPT_KEYS:     # keys that come and go: start afresh
             self._pairs.clear()
         values = []
@@ -75,3 +79,14 @@ class DiagnosticsPublisher:
     def destroy(self) -> None:
         self._node.destroy_timer(self._timer)
         self._node.destroy_publisher(self._pub)
+
+
+def _with_faults(health: Health, faults: CallbackFaults) -> Health:
+    """`health` plus the node's callback exceptions; WARN while new ones come."""
+    values = {**health.values, **faults.as_values()}
+    level, message = health.level, health.message
+    fresh = faults.total - faults.reported
+    faults.reported = faults.total
+    if fresh > 0 and level < WARN:
+        level, message = WARN, f"{message}; {fresh} callback errors ({faults.last})"
+    return Health(level, message, values)

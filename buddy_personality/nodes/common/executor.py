@@ -60,6 +60,8 @@ from rclpy.node import Node
 from rclpy.task import Task
 from rclpy.utilities import timeout_sec_to_nsec
 
+from buddy_personality.nodes.common.isolation import IsolatingExecutor
+
 # rclpy keeps the rcl event handle of a QoS EventHandler private (name-mangled).
 _EVENT_ATTR = "_EventHandler__event"
 _executor_event = attrgetter("_executor_event")
@@ -156,8 +158,9 @@ def _consume(iterator: Iterable[Any]) -> None:
 _exit = methodcaller("__exit__", None, None, None)
 
 
-class LeanExecutor(SingleThreadedExecutor):
-    """SingleThreadedExecutor with a cached wait set (see the module docstring)."""
+class LeanExecutor(IsolatingExecutor):
+    """SingleThreadedExecutor with a cached wait set (see the module docstring); a
+    callback's exception is counted for its node, not raised (isolation.py)."""
 
     def __init__(self, *, context: Context | None = None) -> None:
         super().__init__(context=context)
@@ -480,7 +483,8 @@ class LeanExecutor(SingleThreadedExecutor):
 
 def make_executor(context: Context | None = None) -> SingleThreadedExecutor:
     """The executor Buddy's processes spin: `LeanExecutor`, or rclpy's own
-    SingleThreadedExecutor if this rclpy lacks what LeanExecutor relies on."""
+    SingleThreadedExecutor if this rclpy lacks what LeanExecutor relies on; either way
+    one whose callbacks' exceptions end no other node (isolation.py, issue 31)."""
     needed = ("_guard", "_sigint_gc", "_tasks", "_tasks_lock", "_is_shutdown",
               "_work_tracker", "_take_timer", "_take_subscription", "_take_client",
               "_take_service", "_take_guard_condition", "_take_waitable")
@@ -488,7 +492,7 @@ def make_executor(context: Context | None = None) -> SingleThreadedExecutor:
     if all(hasattr(executor, name) for name in needed) and hasattr(EventHandler, "is_ready"):
         return executor
     executor.shutdown()
-    return SingleThreadedExecutor(context=context)
+    return IsolatingExecutor(context=context)
 
 
 def align_periodic_timers(nodes: Iterable[Node], period_s: float = 1.0) -> int:
