@@ -35,6 +35,7 @@ from rosbags.typesys import get_types_from_msg
 from rosbags.typesys.store import Typestore
 
 from buddy_personality.tools.bags.typestore import buddy_typestore
+from buddy_personality.tools.cli import argtypes
 
 DEFAULT_NAMESPACE = "/buddy"
 EXTRA_TOPICS = ("/diagnostics",)
@@ -198,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="bag directory to create (default buddy_<date>_<time>)")
-    p.add_argument("--duration", type=float, default=0.0,
+    p.add_argument("--duration", type=argtypes.seconds, default=0.0,
                    help="stop after this many seconds (0 = until Ctrl-C)")
     p.add_argument("--namespace", default=DEFAULT_NAMESPACE,
                    help="record the topics under this namespace (default /buddy)")

@@ -27,6 +27,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from buddy_personality.tools.cli import argtypes
+
 RUN_DESCRIPTION = """\
 Start Buddy: the five nodes in one process, with a live view in the terminal.
 
@@ -79,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--llm-url", default="", help="LLM server URL (default: layer 0)")
     run.add_argument("--no-dashboard", action="store_true",
                      help="leave the parent page out (it serves on 127.0.0.1:8080 by default)")
-    run.add_argument("--params", default=None, help="parameter file (default robot.yaml)")
+    run.add_argument("--params", default=None, type=argtypes.params_file,
+                     help="parameter file (default robot.yaml)")
     run.add_argument("--speak", action="store_true",
                      help="Buddy speaks through the default speaker (README: Speech)")
     run.add_argument("--listen", action="store_true",
@@ -90,9 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="--speak: the voice (default espeak: offline)")
     run.add_argument("--tts-url", default="",
                      help="--tts server: speech server (default: --stt-url)")
-    run.add_argument("--duration", type=float, default=0.0,
+    run.add_argument("--duration", type=argtypes.seconds, default=0.0,
                      help="stop after this many seconds (0 = until Ctrl-C)")
-    run.add_argument("--state-dir", type=Path, default=None,
+    run.add_argument("--state-dir", type=argtypes.state_dir, default=None,
                      help="keep household, memories and the RS-2 daily counter in this "
                           "directory (created) instead of ~/.local/share/buddy: for "
                           "development runs that must not touch the real files")

@@ -60,7 +60,12 @@ def run(ns: argparse.Namespace) -> int:
         # log lines would scroll the live view apart; it shows warnings from /rosout
         # instead, and everything still goes to the log files under ~/.ros/log
         ros_args.append("--disable-stdout-logs")
-    rclpy.init(args=["buddy", "--ros-args", *ros_args])
+    try:
+        rclpy.init(args=["buddy", "--ros-args", *ros_args])
+    except RuntimeError as exc:   # rcl cannot use the parameter file (issue 31 item 8)
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"buddy run: error: parameter file {params}: {reason}", file=sys.stderr)
+        return 2
     overrides: dict[str, dict[str, Any]] = {
         "face_driver": {"port": ns.port},
         "llm_bridge": {"server_url": ns.llm_url},

@@ -24,12 +24,13 @@ from collections.abc import Callable
 from typing import Any
 
 from buddy_personality.dds_confinement import confine_dds
+from buddy_personality.msg_constants import Phase
+from buddy_personality.tools.cli import argtypes
 
 NAMESPACE = "/buddy"
 DEFAULT_WAIT_S = 15.0       # a layer-1 answer may take a few seconds
 DISCOVERY_S = 5.0           # how long to look for the graph's subscribers
 WAKE_PHRASE = "hey buddy"   # the bridge's default (robot.yaml llm_bridge.wake_phrase)
-PHASE_IDLE, PHASE_DONE = 0, 7
 EXIT_OK, EXIT_NO_GRAPH, EXIT_USAGE, EXIT_NO_ANSWER = 0, 1, 2, 3
 
 
@@ -44,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--button", action="store_true",
                     help="press the push-to-talk button (and release it after TEXT)")
     ap.add_argument("--no-wait", action="store_true", help="do not wait for Buddy's reply")
-    ap.add_argument("--wait", type=float, default=DEFAULT_WAIT_S,
+    ap.add_argument("--wait", type=argtypes.seconds, default=DEFAULT_WAIT_S,
                     help=f"seconds to wait for the reply (default {DEFAULT_WAIT_S:.0f})")
     ap.add_argument("--namespace", default=NAMESPACE, help=f"graph namespace ({NAMESPACE})")
     return ap
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                   "ROS_DOMAIN_ID)", file=sys.stderr)
             return EXIT_NO_GRAPH
         _spin_until(node, lambda: bool(phases), 1.0)   # the latched phase, if any
-        idle = not phases or phases[-1] in (PHASE_IDLE, PHASE_DONE)
+        idle = not phases or phases[-1] in (Phase.IDLE, Phase.DONE)
 
         def stamp(msg: Any) -> Any:
             msg.header.stamp = node.get_clock().now().to_msg()

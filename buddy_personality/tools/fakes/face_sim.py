@@ -31,6 +31,7 @@ from buddy_personality.face.protocol import (
 )
 from buddy_personality.face.sim_board import SimulatedBoard
 from buddy_personality.face.sim_pty import PtyBoardRunner
+from buddy_personality.tools.cli import argtypes
 
 
 def _name(enum: type, value: int) -> str:
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--v1-only", action="store_true",
                         help="behave like old firmware that ignores SET_PROTOCOL_VERSION")
     parser.add_argument("--mute", action="store_true", help="never answer (a dead board)")
-    parser.add_argument("--duration", type=float, default=0.0,
+    parser.add_argument("--duration", type=argtypes.seconds, default=0.0,
                         help="stop after this many seconds (0 = until q or Ctrl-C)")
     parser.add_argument("--plain", action="store_true",
                         help="no live view: print the state once per second")
