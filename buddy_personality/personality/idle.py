@@ -15,8 +15,11 @@ MEDIUM_IDLE_S = 300.0  # IDLE-03 / L0-11: 5 min
 LONG_IDLE_S = 900.0  # IDLE-04 / L0-12: 15 min
 MEDIUM_COOLDOWN_S = 600.0  # L0-11
 LONG_COOLDOWN_S = 1800.0  # L0-12
-# §7.1 jitter: ±2 min / ±5 min on the thresholds at the canonical P17 = 15 s; we scale
-# them with P17 so a more predictable personality jitters less.
+# §7.1 jitter: ±2 min / ±5 min on the thresholds at the canonical P17 = 15 s; a more
+# predictable personality (P17 < 15 s) jitters less, in proportion. DESIGN erratum 11
+# bounds the jitter at ±2 min / ±5 min for every personality: a less predictable one
+# (P17 up to 60 s) does not jitter more, or the drowsy threshold could fall below zero
+# and Buddy doze off just after a wake event (issue 31 item 5).
 MEDIUM_JITTER_S_AT_CANONICAL = 120.0
 LONG_JITTER_S_AT_CANONICAL = 300.0
 CANONICAL_P17 = 15.0
@@ -91,7 +94,7 @@ class IdleRules:
 
     def restart(self, now: float) -> None:
         """A new idle period begins (activity happened): redraw the P17 jitter."""
-        scale = self._trait.timing_jitter_s / CANONICAL_P17
+        scale = min(1.0, self._trait.timing_jitter_s / CANONICAL_P17)  # erratum 11 bound
         jm = MEDIUM_JITTER_S_AT_CANONICAL * scale
         jl = LONG_JITTER_S_AT_CANONICAL * scale
         s = self.state

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from buddy_personality.personality import engine as eng
 from buddy_personality.personality.affect import Impulse
@@ -15,7 +17,7 @@ from buddy_personality.personality.idle import (
     should_suppress_idle,
 )
 from buddy_personality.personality.records import IDLE_ASLEEP, IDLE_AWAKE, IDLE_DROWSY
-from buddy_personality.personality.traits import canonical_traits
+from buddy_personality.personality.traits import canonical_traits, derive_traits
 
 from .conftest import T0, idle_fired, make_engine
 
@@ -229,3 +231,40 @@ def test_a_lost_speaking_false_stops_suppressing_after_five_minutes() -> None:
     assert idle_fired(engine, "IDLE-09") == 0
     engine.tick(T0 + 4 * 3600 + 200)
     assert idle_fired(engine, "IDLE-09") == 1
+
+
+_AXIS = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(energy=_AXIS, reactivity=_AXIS, initiative=_AXIS, vulnerability=_AXIS,
+       predictability=_AXIS, seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_erratum_11_thresholds_stay_in_bounds_over_the_whole_axis_cube(
+        energy: float, reactivity: float, initiative: float, vulnerability: float,
+        predictability: float, seed: int) -> None:
+    """DESIGN erratum 11: drowsy at 5 min ± 2 min, asleep at 15 min ± 5 min of idle, for
+    every personality, not only the canonical one (issue 31 item 5: P17 = 42 s at
+    predictability 0.3 scaled the jitter to ±5.6 min and the drowsy threshold below 0)."""
+    traits = derive_traits(energy, reactivity, initiative, vulnerability, predictability)
+    rules = IdleRules(traits, random.Random(seed), T0)
+    for _ in range(3):  # the first period and two redraws after wake events
+        s = rules.state
+        assert 180.0 <= s.medium_at_s <= 420.0
+        assert 600.0 <= s.long_at_s <= 1200.0
+        assert s.medium_at_s <= s.long_at_s
+        rules.restart(T0 + 1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(predictability=st.sampled_from([0.0, 0.3]), seed=st.integers(min_value=0,
+                                                                      max_value=200))
+def test_erratum_11_awake_at_once_half_a_second_after_a_button(predictability: float,
+                                                                seed: int) -> None:
+    """Erratum 11: a wake event (L0-10 button) makes Buddy awake at once; 0.5 s later
+    he is still awake, whatever this idle period's jitter drew (issue 31 item 5 saw
+    SLEEPY there in 15 / 200 seeds at predictability 0.3, 31 / 200 at 0.0)."""
+    traits = derive_traits(0.40, 0.50, 0.30, 0.35, predictability)
+    engine = eng.PersonalityEngine(T0, traits, seed=seed)
+    engine.tick(T0 + 1000.0)
+    engine.on_button(T0 + 1000.0, 0, eng.BUTTON_PRESS)
+    assert engine.tick(T0 + 1000.5).snapshot.idle_state == IDLE_AWAKE
