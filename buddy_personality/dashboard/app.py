@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from buddy_personality.dashboard.port import COMMAND_STEPS, DashboardPort
+from buddy_personality.dashboard.port import COMMAND_STEPS, HOUSEHOLD_ACTIONS, DashboardPort
 from buddy_personality.dashboard.records import to_json
 from buddy_personality.dashboard.web_sessions import COOKIE_NAME, WebSession, WebSessions
 
@@ -139,6 +140,8 @@ class DashboardApp:
                 Route("/api/consent", self.consent, methods=["POST"]),
                 Route("/api/limits", self.limits, methods=["POST"]),
                 Route("/api/alerts/acknowledge", self.acknowledge, methods=["POST"]),
+                Route("/api/alerts/clear", self.clear_alerts, methods=["POST"]),
+                Route("/api/household", self.household, methods=["POST"]),
                 Mount("/static", StaticFiles(directory=self.static_dir), name="static"),
             ],
             middleware=[Middleware(SecurityHeaders)],
@@ -246,6 +249,7 @@ class DashboardApp:
             "alerts": to_json(self.port.alerts()),
             "consent": to_json(self.port.consent()),
             "children": self.port.children(),
+            "household": to_json(self.port.household()),
             "server_time": now,
         }
 
@@ -358,6 +362,39 @@ class DashboardApp:
                                               values["session_limit_min"],
                                               values["daily_limit_min"])
         return self._outcome("lower_limits", result)
+
+    async def clear_alerts(self, request: Request) -> Response:
+        """Clear the safety alerts the parent saw (offered with "forget everything",
+        issue 30); `up_to` is the newest alert's time on the page, so one that arrived
+        since stays."""
+        checked = await self._authorised_body(request)
+        if isinstance(checked, Response):
+            return checked
+        session, body = checked
+        up_to = body.get("up_to")
+        if isinstance(up_to, bool) or not isinstance(up_to, (int, float)) \
+                or not math.isfinite(up_to):
+            return JSONResponse({"error": "bad request"}, status_code=400)
+        result = await self.port.clear_alerts(session.parent_token, float(up_to))
+        return self._outcome("clear_alerts", result)
+
+    async def household(self, request: Request) -> Response:
+        """Add, edit or remove a child (issue 30): the identity node validates and
+        writes; the page only forwards what the parent typed."""
+        checked = await self._authorised_body(request)
+        if isinstance(checked, Response):
+            return checked
+        session, body = checked
+        action = body.get("action")
+        fields = [body.get(k, "") for k in ("child", "name", "birthdate", "addressing")]
+        if action not in HOUSEHOLD_ACTIONS or not all(isinstance(f, str) for f in fields):
+            return JSONResponse({"error": "bad request"}, status_code=400)
+        child, name, birthdate, addressing = (f[:64] for f in fields)
+        if action != "add" and not child:
+            return JSONResponse({"error": "bad request"}, status_code=400)
+        result = await self.port.manage_child(session.parent_token, action, child, name,
+                                              birthdate, addressing)
+        return self._outcome(f"household.{action}", result)
 
     async def acknowledge(self, request: Request) -> Response:
         checked = await self._authorised_body(request)

@@ -17,6 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from buddy_personality.atomic_json import atomic_write_json
+from buddy_personality.dashboard.plain_words import (
+    QUIET_RULES,
+    THINKING_WITH_WORDS,
+    mood_in_words,
+    rule_words,
+)
 from buddy_personality.dashboard.port import ChangeFeed
 from buddy_personality.dashboard.records import (
     IDLE_STATE_NAMES,
@@ -25,9 +31,9 @@ from buddy_personality.dashboard.records import (
     FaceView,
     NowView,
     UsageView,
-    mood_in_words,
 )
 from buddy_personality.dashboard.sessions import SessionLog
+from buddy_personality.safety.alerts import clear_alerts as clear_alert_log
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +52,6 @@ CATEGORY_WORDS: dict[str, str] = {
     "despair": "deep sadness", "bullying": "bullying", "help": "needing help",
     "crying": "crying", "child_affect": "distress",
 }
-
-
-def _rule_sentence(rule_id: str, details: str) -> str:
-    return f"{rule_id}: {details}" if details else rule_id
 
 
 @dataclass(slots=True)
@@ -73,6 +75,11 @@ class GraphView:
     acknowledged: set[str] = field(default_factory=set)
     _alerts_cache: list[AlertView] = field(default_factory=list)
     _alerts_stat: tuple[float, int] | None = None
+    # who talked in which session (identity/state while it was open; issue 30: an alert
+    # names the child), kept in memory only, like the rest of what the graph said
+    _speaker: str = ""
+    _open_session: str = ""
+    _session_child: dict[str, str] = field(default_factory=dict)
     _snapshot_mood: str = "neutral"
     _snapshot_intensity: float = 0.0
     _idle_state: int = 0
@@ -96,7 +103,8 @@ class GraphView:
         self._idle_state, self._conversation_active = idle_state, conversation_active
         self.now_view.mood = mood
         self.now_view.mood_words = mood_in_words(mood, self._snapshot_intensity)
-        self.now_view.layer = "llm" if layer == 1 else "rules"
+        self.now_view.layer = "llm" if layer == 1 else "rules"  # Buddy's own view; the
+        # page says where answers come from with `thinking_with` (the bridge's health)
         self.now_view.activity = self._activity()
         self.now_view.updated = now
         self.sessions.on_mood(mood, now)
@@ -115,12 +123,43 @@ class GraphView:
                         now: float) -> None:
         if started:
             self.sessions.on_started(session_id, now)
+            self._open_session = session_id
+            self._note_speaker()
         else:
+            self._open_session = ""
             self.sessions.on_ended(session_id, end_reason, turns, now)
         self.feed.notify()
 
+    def on_identity(self, child_name: str) -> None:
+        """The confirmed speaker's name ("" when nobody is confirmed), from identity/state."""
+        self._speaker = child_name
+        self._note_speaker()
+
+    def _note_speaker(self) -> None:
+        if self._open_session and self._speaker:
+            self._session_child[self._open_session] = self._speaker
+            while len(self._session_child) > 1000:
+                del self._session_child[next(iter(self._session_child))]
+
+    def on_bridge_health(self, layer: int | None, server_url: str) -> None:
+        """Where Buddy's answers come from, as the LLM bridge reports it in its own
+        diagnostics (issue 30: not the last snapshot's layer)."""
+        configured = bool(server_url) and not server_url.startswith("(none")
+        if not configured:
+            state = "rules_no_server"
+        elif layer == 1:
+            state = "server"
+        elif layer == 0:
+            state = "rules_server_down"
+        else:
+            state = "unknown"
+        assert state in THINKING_WITH_WORDS
+        if state != self.now_view.thinking_with:
+            self.now_view.thinking_with = state
+            self.feed.notify()
+
     def on_guardrail(self, rule_id: str, details: str, now: float) -> None:
-        if not rule_id.startswith(PARENT_RULE_PREFIXES):
+        if not rule_id.startswith(PARENT_RULE_PREFIXES) or rule_id in QUIET_RULES:
             return
         self.guardrails.append(_GuardrailSeen(time=now, rule_id=rule_id, details=details[:300]))
         del self.guardrails[:-MAX_GUARDRAIL_EVENTS]
@@ -172,6 +211,16 @@ class GraphView:
         self.feed.notify()
         return True
 
+    def clear_alerts(self, up_to: float) -> int:
+        """Remove the HC-9 alerts up to `up_to` from the alert log (a parent's choice,
+        offered with "forget everything"); newer ones stay. Returns how many went."""
+        if self.alerts_path is None:
+            return 0
+        removed = clear_alert_log(self.alerts_path, up_to)
+        self._alerts_stat = None
+        self.feed.notify()
+        return removed
+
     # -- views ------------------------------------------------------------------------
     def alerts(self, now: float) -> list[AlertView]:
         """HC-9 distress alerts first (newest first), then the day's other guardrail
@@ -180,9 +229,12 @@ class GraphView:
         distress = [a for a in self._read_alerts()]
         for a in distress:
             a.acknowledged = a.alert_id in self.acknowledged
+            child = self._session_child.get(a.session_id, "")
+            a.what = rule_words(a.rule_id, child)
+            a.sentence = a.sentence.replace(CHILD, child or "Your child")
         others = [AlertView(alert_id=f"g{i}-{g.time:.3f}", time=g.time, rule_id=g.rule_id,
-                            sentence=_rule_sentence(g.rule_id, g.details), distress=False,
-                            acknowledged=False)
+                            sentence="", distress=False, acknowledged=False,
+                            what=rule_words(g.rule_id))
                   for i, g in enumerate(self.guardrails)
                   if self.local_date(g.time) == today and g.rule_id != "HC-9"]
         distress.sort(key=lambda a: -a.time)
@@ -254,6 +306,9 @@ def _unit(x: float) -> float:
     return min(1.0, max(0.0, x)) if math.isfinite(x) else 0.0
 
 
+CHILD = "{child}"  # where an alert's sentence names the child, once the page knows who
+
+
 def parse_alert_line(line: bytes) -> AlertView | None:
     """One HC-9 alert record (JSON object per line, docs/SAFETY.md). Unknown fields are
     ignored; a line without a time is not an alert."""
@@ -271,9 +326,11 @@ def parse_alert_line(line: bytes) -> AlertView | None:
     if not sentence:
         matched = row.get("matched") or row.get("phrase") or ""
         category = CATEGORY_WORDS.get(str(row.get("category", "")), "distress")
-        sentence = (f"Your child said something that sounded like {category}"
-                    + (f" (\u201c{str(matched)[:200]}\u201d)" if matched else "")
-                    + ". Buddy stopped talking and asked them to find a grown-up.")
+        sentence = (f"{CHILD} said something that sounded like {category}"
+                    + (f": \u201c{str(matched)[:200]}\u201d" if matched else "") + ".")
     alert_id = row.get("alert_id") or row.get("id") or f"hc9-{float(t):.3f}"
+    words = row.get("matched") or row.get("phrase") or ""
     return AlertView(alert_id=str(alert_id)[:128], time=float(t), rule_id=str(rule)[:16],
-                     sentence=str(sentence)[:400], distress=True)
+                     sentence=str(sentence)[:400], distress=True,
+                     what=rule_words(str(rule)[:16]), words=str(words)[:200],
+                     session_id=str(row.get("session_id") or "")[:64])

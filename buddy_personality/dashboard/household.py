@@ -9,6 +9,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from buddy_personality.dashboard.records import ChildView
+
 MAX_BYTES = 1024 * 1024
 
 
@@ -17,7 +19,7 @@ class HouseholdGlance:
     path: Path | None
     _stat: tuple[float, int] | None = None
     _pin_set: bool = False
-    _children: list[tuple[str, str]] = field(default_factory=list)
+    _children: list[ChildView] = field(default_factory=list)
 
     def pin_is_set(self) -> bool:
         self._refresh()
@@ -25,6 +27,12 @@ class HouseholdGlance:
 
     def children(self) -> list[tuple[str, str]]:
         """(user_id, name) of each child profile, in file order."""
+        self._refresh()
+        return [(c.user_id, c.name) for c in self._children]
+
+    def child_views(self) -> list[ChildView]:
+        """Each child profile with its birthdate and addressing (issue 30: the page lists
+        and edits them; changes go through the identity node)."""
         self._refresh()
         return list(self._children)
 
@@ -52,9 +60,12 @@ class HouseholdGlance:
             return
         pin = data.get("parent_pin")
         self._pin_set = isinstance(pin, dict) and bool(pin)
-        children: list[tuple[str, str]] = []
+        children: list[ChildView] = []
         for row in data.get("profiles") or []:
             if isinstance(row, dict) and row.get("role") == "child" \
                     and isinstance(row.get("user_id"), str) and isinstance(row.get("name"), str):
-                children.append((row["user_id"][:64], row["name"][:64]))
+                born, call = row.get("birthdate"), row.get("addressing")
+                children.append(ChildView(row["user_id"][:64], row["name"][:64],
+                                          born[:10] if isinstance(born, str) else "",
+                                          call[:64] if isinstance(call, str) else ""))
         self._children = children

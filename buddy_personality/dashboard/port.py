@@ -15,6 +15,7 @@ from typing import Protocol
 from buddy_personality.dashboard.records import (
     ActionResult,
     AlertView,
+    ChildView,
     ConsentView,
     LoginResult,
     MemoryView,
@@ -26,6 +27,8 @@ from buddy_personality.dashboard.records import (
 # Steps of a command that needs a confirmation (spec 004 Command Execution FSM:
 # command_detected -> PENDING_CONFIRMATION -> confirmation_received | cancelled).
 COMMAND_STEPS: tuple[str, ...] = ("request", "confirm", "cancel")
+# What a parent does with a child of the household (issue 30; identity/manage_household).
+HOUSEHOLD_ACTIONS: tuple[str, ...] = ("add", "edit", "remove")
 
 
 class DashboardPort(Protocol):
@@ -37,6 +40,7 @@ class DashboardPort(Protocol):
     def alerts(self) -> list[AlertView]: ...
     def consent(self) -> list[ConsentView]: ...
     def children(self) -> list[str]: ...
+    def household(self) -> list[ChildView]: ...
     async def memories(self) -> list[MemoryView]: ...
 
     # -- what a parent does -----------------------------------------------------------
@@ -49,6 +53,9 @@ class DashboardPort(Protocol):
     async def lower_limits(self, token: str, session_limit_s: float | None,
                            daily_limit_s: float | None) -> ActionResult: ...
     async def acknowledge_alert(self, token: str, alert_id: str) -> ActionResult: ...
+    async def clear_alerts(self, token: str, up_to: float) -> ActionResult: ...
+    async def manage_child(self, token: str, action: str, child: str, name: str,
+                           birthdate: str, addressing: str) -> ActionResult: ...
 
     # -- live updates -----------------------------------------------------------------
     def changes(self) -> ChangeFeed: ...

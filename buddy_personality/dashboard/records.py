@@ -23,24 +23,6 @@ CONV_STATE_NAMES: tuple[str, ...] = ("idle", "attention", "listening", "ptt", "t
 IDLE_STATE_NAMES: tuple[str, ...] = ("awake", "drowsy", "asleep")
 
 
-def intensity_words(intensity: float) -> str:
-    """Intensity in words for a parent (no numbers are needed to read a mood)."""
-    if intensity < 0.25:
-        return "a little"
-    if intensity < 0.6:
-        return ""
-    return "very"
-
-
-# Moods with no degree a parent would read ("very neutral" says nothing)
-MOODS_WITHOUT_DEGREE = frozenset({"neutral"})
-
-
-def mood_in_words(mood: str, intensity: float) -> str:
-    words = "" if mood in MOODS_WITHOUT_DEGREE else intensity_words(intensity)
-    return f"{words} {mood}".strip() if mood else "unknown"
-
-
 @dataclass(slots=True)
 class FaceView:
     """The face as the child sees it (FaceState: the mood the board shows)."""
@@ -60,6 +42,8 @@ class NowView:
     mood: str = "neutral"
     mood_words: str = "unknown"
     layer: str = "rules"             # rules (server down or not configured) | llm
+    # from the LLM bridge's health: server | rules_no_server | rules_server_down | unknown
+    thinking_with: str = "unknown"
     face: FaceView = field(default_factory=FaceView)
     updated: float = 0.0             # wall seconds of the newest input
 
@@ -91,10 +75,23 @@ class SessionView:
 class AlertView:
     alert_id: str
     time: float
-    rule_id: str
+    rule_id: str                     # kept for the data; the page shows `what`
     sentence: str
     distress: bool                   # HC-9: shown first
     acknowledged: bool = False
+    what: str = ""                   # what happened, in words (plain_words.RULE_WORDS)
+    words: str = ""                  # the child's own words that worried Buddy (HC-9)
+    session_id: str = ""             # the conversation it happened in (names the child)
+
+
+@dataclass(slots=True)
+class ChildView:
+    """A child of the household as the parent page lists and edits it (issue 30)."""
+
+    user_id: str
+    name: str
+    birthdate: str = ""              # YYYY-MM-DD or ""
+    addressing: str = ""
 
 
 @dataclass(slots=True)

@@ -21,16 +21,17 @@ SCHEMA_VERSION = 1
 MAX_FILE_BYTES = 4 * 1024 * 1024   # a log of 14 days is a few kB; anything larger is not ours
 MAX_ID_CHARS = 128
 
-# ConversationEvent END_* values in words a parent reads (buddy_msgs/msg/ConversationEvent).
+# ConversationEvent END_* values in words a parent reads (buddy_msgs/msg/ConversationEvent);
+# no rule codes (issue 30 item 5).
 END_REASON_WORDS: dict[str, str] = {
     "goodbye": "said goodbye",
     "silence_timeout": "went quiet",
-    "session_limit": "session limit (RS-1)",
-    "daily_limit": "daily limit (RS-2)",
-    "governor_halted": "Buddy needed a rest (governor)",
+    "session_limit": "reached its time limit",
+    "daily_limit": "today's talking time was used up",
+    "governor_halted": "Buddy needed a rest",
     "requested": "ended by request",
-    "hc9_distress": "distress: a grown-up was asked to help (HC-9)",
-    "server_unavailable": "server down",
+    "hc9_distress": "Buddy stopped and told your child to find a grown-up",
+    "server_unavailable": "the home server stopped answering",
     "bridge_lost": "Buddy restarted",
 }
 

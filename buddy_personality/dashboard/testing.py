@@ -13,6 +13,7 @@ from buddy_personality.dashboard.port import ChangeFeed
 from buddy_personality.dashboard.records import (
     ActionResult,
     AlertView,
+    ChildView,
     ConsentView,
     LoginResult,
     MemoryView,
@@ -31,6 +32,7 @@ class InMemoryPort:
     alert_views: list[AlertView] = field(default_factory=list)
     consent_views: list[ConsentView] = field(default_factory=list)
     child_ids: list[str] = field(default_factory=list)
+    child_views: list[ChildView] = field(default_factory=list)
     memory_views: list[MemoryView] = field(default_factory=list)
     token_lifetime_s: float = 900.0
     free_tries: int = 3
@@ -41,6 +43,7 @@ class InMemoryPort:
     locked_until: float = 0.0
     feed: ChangeFeed = field(default_factory=ChangeFeed)
     pending_forget: str | None = None
+    refuse_next: str = ""
 
     def pin_is_set(self) -> bool:
         return self.pin is not None
@@ -61,7 +64,10 @@ class InMemoryPort:
         return list(self.consent_views)
 
     def children(self) -> list[str]:
-        return list(self.child_ids)
+        return list(self.child_ids) or [c.name for c in self.child_views]
+
+    def household(self) -> list[ChildView]:
+        return list(self.child_views)
 
     async def memories(self) -> list[MemoryView]:
         return list(self.memory_views)
@@ -161,3 +167,33 @@ class InMemoryPort:
                 self.feed.notify()
                 return ActionResult(True, "Acknowledged.")
         return ActionResult(False, "No such alert.")
+
+    async def clear_alerts(self, token: str, up_to: float) -> ActionResult:
+        self.calls.append(("clear_alerts", f"{up_to:.3f}"))
+        if (refused := self._check(token)) is not None:
+            return refused
+        before = len(self.alert_views)
+        self.alert_views[:] = [a for a in self.alert_views if not a.distress or a.time > up_to]
+        self.feed.notify()
+        return ActionResult(True, f"Cleared {before - len(self.alert_views)} safety alerts.")
+
+    async def manage_child(self, token: str, action: str, child: str, name: str,
+                           birthdate: str, addressing: str) -> ActionResult:
+        """Stands in for identity/manage_household: it checks nothing but the token (the
+        rules are the identity core's, tested there); `refuse_next` makes it refuse."""
+        self.calls.append(("household", action, child, name, birthdate, addressing))
+        if (refused := self._check(token)) is not None:
+            return refused
+        if self.refuse_next:
+            message, self.refuse_next = self.refuse_next, ""
+            return ActionResult(False, f"Nothing changed: {message}.")
+        if action == "add":
+            self.child_views.append(ChildView(name.lower(), name, birthdate, addressing))
+        elif action == "edit":
+            self.child_views[:] = [ChildView(c.user_id, name or c.name, birthdate or c.birthdate,
+                                             addressing or c.addressing)
+                                   if c.user_id == child else c for c in self.child_views]
+        else:
+            self.child_views[:] = [c for c in self.child_views if c.user_id != child]
+        self.feed.notify()
+        return ActionResult(True, "Done.")

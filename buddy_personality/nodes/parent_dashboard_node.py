@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.client import Client
 from rclpy.node import Node
 
@@ -33,10 +34,17 @@ from buddy_msgs.msg import (
     ConversationEvent,
     FaceState,
     GuardrailEvent,
+    IdentityState,
     PersonalitySnapshot,
     UsageState,
 )
-from buddy_msgs.srv import ExecuteCommand, ListMemories, ParentLogin, RequestConsent
+from buddy_msgs.srv import (
+    ExecuteCommand,
+    ListMemories,
+    ManageHousehold,
+    ParentLogin,
+    RequestConsent,
+)
 from buddy_personality.dashboard.app import DashboardApp
 from buddy_personality.dashboard.graph_view import GraphView
 from buddy_personality.dashboard.household import HouseholdGlance
@@ -45,6 +53,7 @@ from buddy_personality.dashboard.records import (
     CONV_STATE_NAMES,
     ActionResult,
     AlertView,
+    ChildView,
     ConsentView,
     FaceView,
     LoginResult,
@@ -114,10 +123,18 @@ class ParentDashboardNode(InboundChecks, ClosesOwnResources, Node):
                                  qos.EVENTS)
         self.create_subscription(ConsentState, "consent/state", self._on_consent, qos.LATCHED)
         self.create_subscription(UsageState, "personality/usage", self._on_usage, qos.LATCHED)
+        # issue 30: who talks (an alert names the child) and where answers come from (the
+        # LLM bridge's own health, not a snapshot's layer)
+        self.create_subscription(IdentityState, "identity/state", self._on_identity,
+                                 qos.LATCHED)
+        self.create_subscription(DiagnosticArray, "/diagnostics", self._on_diagnostics,
+                                 qos.DIAGNOSTICS)
 
         self.login_client = self.create_client(ParentLogin, "identity/parent_login")
         self.command_client = self.create_client(ExecuteCommand, "identity/execute_command")
         self.consent_client = self.create_client(RequestConsent, "identity/request_consent")
+        self.household_client = self.create_client(ManageHousehold,
+                                                   "identity/manage_household")
         self.memories_client = self.create_client(ListMemories, "personality/list_memories")
 
         self.port = RosDashboardPort(self)
@@ -165,6 +182,20 @@ class ParentDashboardNode(InboundChecks, ClosesOwnResources, Node):
 
     def _on_consent(self, msg: ConsentState) -> None:
         self.view.on_consent([(r.user_id, r.scope, r.state) for r in msg.records])
+
+    def _on_identity(self, msg: IdentityState) -> None:
+        confirmed = msg.state in (IdentityState.CONFIRMED, IdentityState.CONFIRMED_ACTIVE)
+        names = dict(self.household.children())
+        self.view.on_identity(names.get(msg.user_id, "") if confirmed else "")
+
+    def _on_diagnostics(self, msg: DiagnosticArray) -> None:
+        for status in msg.status:
+            if str(status.name).rsplit("/", 1)[-1] != "llm_bridge":
+                continue
+            values = {kv.key: kv.value for kv in status.values}
+            layer = values.get("layer", "")
+            self.view.on_bridge_health(int(layer) if layer in ("0", "1") else None,
+                                       values.get("server_url", ""))
 
     def _on_usage(self, msg: UsageState) -> None:
         # RS-1/RS-2 in force (issue 16: a parent may have lowered them for today); a
@@ -252,6 +283,9 @@ class RosDashboardPort:
 
     def children(self) -> list[str]:
         return [name for _, name in self.node.household.children()]
+
+    def household(self) -> list[ChildView]:
+        return self.node.household.child_views()
 
     def changes(self) -> ChangeFeed:
         return self.node.view.feed
@@ -367,6 +401,33 @@ class RosDashboardPort:
         if executed and response.execution == ExecuteCommand.Response.EXECUTION_SUCCESS:
             return ActionResult(True, f"Lowered: {response.message}.")
         return ActionResult(False, f"Not changed: {response.message or 'refused'}.")
+
+    async def manage_child(self, token: str, action: str, child: str, name: str,
+                           birthdate: str, addressing: str) -> ActionResult:
+        """identity/manage_household (issue 30): the identity node validates, writes the
+        household file and, for a removal, has the child's memories forgotten first."""
+        r = ManageHousehold.Request
+        kind = {"add": r.ADD_CHILD, "edit": r.EDIT_CHILD, "remove": r.REMOVE_CHILD}[action]
+        response = await self._guarded(self.node.household_client, r(
+            action=kind, user_id=self._user_id(child) if child else "", name=name,
+            birthdate=birthdate, addressing=addressing, parent_token=token))
+        if isinstance(response, ActionResult):
+            return response
+        self.node.view.feed.notify()
+        return ActionResult(response.accepted, f"{response.message}." if response.accepted
+                            else f"Nothing changed: {response.message}.")
+
+    async def clear_alerts(self, token: str, up_to: float) -> ActionResult:
+        # Like acknowledging: the web session proved the parent's login; the alert log is
+        # the page's own record for parents (docs/SAFETY.md), not a rule of the graph.
+        try:
+            removed = self.node.view.clear_alerts(up_to)
+        except OSError as exc:
+            self.node.get_logger().error(f"could not clear the safety alerts: {exc}")
+            return ActionResult(False, "The safety alerts could not be cleared.")
+        self.node.get_logger().info(f"a parent cleared {removed} safety alert(s)")
+        return ActionResult(True, f"Cleared {removed} safety alert"
+                                  f"{'' if removed == 1 else 's'}.")
 
     async def acknowledge_alert(self, token: str, alert_id: str) -> ActionResult:
         # The token proves a parent logged in (the web app checked the session); an

@@ -103,11 +103,14 @@ NODES: dict[str, NodeInterfaces] = {
     "parent_dashboard": NodeInterfaces(
         publishes=(DIAGNOSTICS,),
         subscribes=("personality/snapshot", "face/state", "conversation/events",
-                    "personality/guardrail", "consent/state", "personality/usage"),
+                    "personality/guardrail", "consent/state", "personality/usage",
+                    # issue 30: who talks (alerts name the child), the bridge's health
+                    "identity/state", DIAGNOSTICS),
         # every parent action goes through identity with the parent's token (erratum 18);
         # the RS-1/RS-2 talk and limits in force come on personality/usage
         clients=("identity/parent_login", "identity/execute_command",
-                 "identity/request_consent", "personality/list_memories"),
+                 "identity/request_consent", "identity/manage_household",
+                 "personality/list_memories"),
     ),
 }
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rclpy.parameter import Parameter
 
 from buddy_msgs.msg import ConsentRecord, ConsentState, FaceState
@@ -244,4 +245,64 @@ def test_forgetting_one_child_from_the_page(browser, ros, graph, shots) -> None:
         assert "favourite_colour_blue" not in page.text_content("#memories")
         assert "sings_songs" in page.text_content("#memories")
         page.screenshot(path=str(shots / "graph-forget-child-phone.png"), full_page=True)
+    page.close()
+
+
+def test_a_parent_sets_up_the_household_through_the_identity_node(browser, ros, graph,
+                                                                    tmp_path, shots) -> None:
+    """Issue 30 item 1 (erratum 18): a child added on the page is validated and written by
+    the identity node (the household file on disk), listed for consent at once; a name that
+    is markup is refused with the reason; removing Leo first has the personality node
+    forget his memories on disk, then his profile goes."""
+    import datetime as dt
+
+    dashboard, memory, _, _ = graph
+    household = tmp_path / "household.json"
+    today = dt.date.today()
+    born = today.replace(year=today.year - 5, day=min(today.day, 28)).isoformat()
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    with spinning(ros):
+        log_in(page, dashboard.url)
+        page.wait_for_selector("#household li[data-child='leo']", timeout=10000)
+        page.fill("#child-name", "<b>Noah</b>")
+        page.click("#child-save")
+        page.wait_for_selector("#household-message:has-text('not a name')", timeout=10000)
+        page.fill("#child-name", "Noah")
+        page.fill("#child-birthdate", born)
+        page.click("#child-save")
+        page.wait_for_selector("#household li[data-child='noah']", timeout=10000)
+        profiles = {p["user_id"]: p for p in json.loads(household.read_text())["profiles"]}
+        assert profiles["noah"]["birthdate"] == born and profiles["noah"]["role"] == "child"
+        page.wait_for_selector("#consent tbody tr:has-text('Noah')", timeout=10000)
+        page.click("#household li[data-child='leo'] >> text=Remove")
+        page.wait_for_selector("#remove-confirm:not([hidden])", timeout=5000)
+        page.click("#remove-yes")
+        page.wait_for_selector("#household li[data-child='leo']", state="detached",
+                               timeout=10000)
+        on_disk = {e["tag"]: e.get("users") for e in json.loads(memory.read_text())["entries"]}
+        assert "favourite_colour_blue" not in on_disk and on_disk["likes_dinosaurs"] == ["mia"]
+        assert "leo" not in {p["user_id"] for p in json.loads(household.read_text())["profiles"]}
+        page.screenshot(path=str(shots / "graph-household-phone.png"), full_page=True)
+    page.close()
+
+
+def test_thinking_with_is_the_llm_bridges_own_health(browser, ros, graph) -> None:
+    """Issue 30 item 5: the page said "the home server" with no server at all (from the
+    last snapshot's layer); it says what the LLM bridge's diagnostics say."""
+    dashboard = graph[0]
+    diagnostics = ros.publisher(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+    page = browser.new_page()
+
+    def bridge(layer: str, url: str) -> DiagnosticArray:
+        return DiagnosticArray(status=[DiagnosticStatus(
+            name=f"{ros.namespace.strip('/')}/llm_bridge", level=DiagnosticStatus.OK,
+            values=[KeyValue(key="layer", value=layer), KeyValue(key="server_url", value=url)])])
+
+    with spinning(ros):
+        log_in(page, dashboard.url)
+        page.wait_for_selector("#now-layer:text-is('not known yet')", timeout=10000)
+        diagnostics.publish(bridge("0", "(none: layer 0)"))
+        page.wait_for_selector("#now-layer:has-text('no home server')", timeout=10000)
+        diagnostics.publish(bridge("1", "http://127.0.0.1:8000/v1"))
+        page.wait_for_selector("#now-layer:text-is('the home server')", timeout=10000)
     page.close()

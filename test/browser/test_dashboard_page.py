@@ -5,59 +5,15 @@ tested through the node in test_dashboard_graph.py."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
+from browser_pages import LAPTOP, PHONE, PIN, log_in, open_page, seeded_port
 
 from buddy_personality.dashboard.app import DashboardApp
-from buddy_personality.dashboard.records import (
-    AlertView,
-    ConsentView,
-    FaceView,
-    MemoryView,
-    NowView,
-    SessionView,
-    UsageView,
-)
+from buddy_personality.dashboard.records import FaceView
 from buddy_personality.dashboard.server import DashboardServer
 from buddy_personality.dashboard.testing import InMemoryPort
-
-PIN = "2468"
-NOW = time.time()
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 900}
-
-
-def seeded_port() -> InMemoryPort:
-    return InMemoryPort(
-        pin=PIN,
-        now_view=NowView(activity="talking", mood="happy", mood_words="very happy",
-                         layer="llm", face=FaceView(mood="happy", intensity=0.8,
-                                                    conv_state="speaking", talking=True,
-                                                    connected=True)),
-        usage_view=UsageView(session_s=300, session_limit_s=900, daily_s=1500,
-                             daily_limit_s=2700, known=True, can_lower=True),
-        session_views=[
-            SessionView("s1", NOW - 7200, 420, 9, "said goodbye",
-                        {"positive": 0.6, "neutral": 0.4}),
-            SessionView("s2", NOW - 3600, 95, 3, "distress: a grown-up was asked to help (HC-9)",
-                        {"neutral": 0.7, "negative": 0.3}),
-        ],
-        alert_views=[
-            AlertView("hc9-1", NOW - 3500, "HC-9", "Leo said something that sounded like "
-                      "distress (\u201cit hurts\u201d). Buddy stopped and asked for a grown-up.",
-                      distress=True),
-            AlertView("g1", NOW - 600, "RS-1", "RS-1: session limit reached", distress=False),
-        ],
-        consent_views=[ConsentView("Leo", "memory", "granted")],
-        child_ids=["Leo", "Mia"],
-        memory_views=[
-            MemoryView("likes_dinosaurs", "topic", 0.9, NOW - 86400 * 3, NOW - 3600, 4, "Leo"),
-            MemoryView("<script>alert('x')</script>", "preference", 0.4, NOW - 86400, NOW - 86400,
-                       1, "Leo"),
-        ],
-    )
 
 
 @pytest.fixture
@@ -71,18 +27,6 @@ def served() -> Iterator[tuple[str, InMemoryPort]]:
     finally:
         app.close()
         server.stop()
-
-
-def open_page(browser, url: str, viewport: dict):
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.goto(url)
-    return context, page
-
-
-def log_in(page, pin: str = PIN) -> None:
-    page.fill("#pin", pin)
-    page.click("#login-form button[type=submit]")
 
 
 def test_without_a_pin_the_page_only_says_how_to_set_one(browser, served, shots) -> None:
@@ -126,7 +70,8 @@ def test_after_login_every_panel_shows_the_graphs_data(browser, served, shots) -
     assert "25 min of 45 min" in page.text_content("#daily-text")
     assert page.locator("#sessions tbody tr").count() == 2
     first_alert = page.locator("#alerts li").first
-    assert "HC-9" in first_alert.text_content() and "distress" in first_alert.get_attribute("class")
+    assert "find a grown-up" in first_alert.text_content()
+    assert "distress" in first_alert.get_attribute("class")
     assert "likes_dinosaurs" in page.text_content("#memories")
     consent_rows = page.locator("#consent tbody tr")
     assert consent_rows.count() == 2   # Leo (granted) and Mia (no consent yet)

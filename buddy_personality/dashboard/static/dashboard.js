@@ -6,6 +6,16 @@
   let csrf = "";
   let source = null;
   let pendingForget = null;   // {kind: "everything"} or {kind: "child", child}
+  let lastAlerts = [];        // the alerts on the page (forget everything offers to clear them)
+  let editing = null;         // the child being edited, or null while adding
+  let removing = null;        // the child a removal waits to be confirmed for
+  // Where Buddy's answers come from (the LLM bridge's health), in words.
+  const THINKING_WITH = {
+    server: "the home server",
+    rules_no_server: "its own rules (no home server is set up)",
+    rules_server_down: "its own rules (the home server is not answering)",
+    unknown: "not known yet",
+  };
 
   function show(id, on) { $(id).hidden = !on; }
   function text(id, value) { $(id).textContent = value; }
@@ -15,6 +25,14 @@
     if (value !== undefined) n.textContent = String(value);
     return n;
   }
+  // A table cell that names its column: on a phone the tables are stacked, one card per
+  // row, each value under its column's name (nothing is cut off at 390 px).
+  function cell(label, value) {
+    const td = node("td", "", value);
+    td.dataset.label = label;
+    return td;
+  }
+  const MIX_WORDS = { positive: "was cheerful", neutral: "was calm", negative: "was sad or worried" };
   function minutes(s) {
     const m = Math.round(s / 60);
     return m < 1 ? "under a minute" : `${m} min`;
@@ -73,6 +91,7 @@
   }
 
   function render(o) {
+    renderHousehold(o.household || []);
     renderNow(o.now);
     renderUsage(o.usage);
     renderSessions(o.sessions);
@@ -89,7 +108,7 @@
     if (f.mood_meant && f.mood_meant !== f.mood) shows += ` (meant: ${f.mood_meant})`;
     if (f.talking) shows += ", talking";
     text("now-face", shows);
-    text("now-layer", now.layer === "llm" ? "the home server" : "its own rules (server not used)");
+    text("now-layer", THINKING_WITH[now.thinking_with] || THINKING_WITH.unknown);
   }
 
   function bar(id, used, limit) {
@@ -116,16 +135,16 @@
     const body = $("sessions").tBodies[0];
     const rows = sessions.slice().reverse().map((s) => {
       const tr = node("tr");
-      tr.appendChild(node("td", "", when(s.started)));
-      tr.appendChild(node("td", "", minutes(s.length_s)));
-      tr.appendChild(node("td", "", s.turns));
-      tr.appendChild(node("td", "", s.open ? "talking now" : s.end_reason));
-      const td = node("td");
+      tr.appendChild(cell("Started", when(s.started)));
+      tr.appendChild(cell("Length", minutes(s.length_s)));
+      tr.appendChild(cell("Turns", s.turns));
+      tr.appendChild(cell("How it ended", s.open ? "talking now" : s.end_reason));
+      const td = cell("Buddy's mood");
       const mixBar = node("div", "mix");
       for (const cls of ["positive", "neutral", "negative"]) {
         const part = node("span", `swatch-bar ${cls}`);
         part.style.width = `${Math.round(100 * (s.mood_mix[cls] || 0))}%`;
-        part.title = `${cls}: ${Math.round(100 * (s.mood_mix[cls] || 0))}%`;
+        part.title = `Buddy ${MIX_WORDS[cls]}: ${Math.round(100 * (s.mood_mix[cls] || 0))}%`;
         mixBar.appendChild(part);
       }
       td.appendChild(mixBar);
@@ -137,13 +156,14 @@
   }
 
   function renderAlerts(alerts) {
+    lastAlerts = alerts;
     const list = $("alerts");
     const items = alerts.map((a) => {
       const li = node("li", a.distress ? "alert distress" : "alert");
       if (a.acknowledged) li.classList.add("acknowledged");
       li.appendChild(node("span", "time", when(a.time)));
-      li.appendChild(node("span", "rule", a.rule_id));
-      li.appendChild(node("span", "sentence", a.sentence));
+      li.appendChild(node("span", "what", a.what || "Buddy followed one of its safety rules"));
+      if (a.sentence) li.appendChild(node("span", "sentence", a.sentence));
       if (a.distress && !a.acknowledged) {
         const b = node("button", "ack", "Acknowledge");
         b.addEventListener("click", async () => {
@@ -165,10 +185,12 @@
     for (const r of records) byChild.set(`${r.child}\u0000${r.scope}`, r);
     const rows = [...byChild.values()].map((r) => {
       const tr = node("tr");
-      tr.appendChild(node("td", "", r.child));
-      tr.appendChild(node("td", "", r.scope));
-      tr.appendChild(node("td", `state ${r.state}`, r.state));
-      const td = node("td");
+      tr.appendChild(cell("Child", r.child));
+      tr.appendChild(cell("What", r.scope));
+      const st = cell("State", r.state);
+      st.className = `state ${r.state}`;
+      tr.appendChild(st);
+      const td = cell("");
       const granted = r.state === "granted";
       const b = node("button", granted ? "" : "primary", granted ? "Revoke" : "Grant");
       b.addEventListener("click", async () => {
@@ -208,17 +230,19 @@
       table.appendChild(head);
       for (const m of entries) {
         const tr = node("tr");
-        tr.appendChild(node("td", "tag", m.tag));
-        tr.appendChild(node("td", "", m.category));
-        const td = node("td");
+        const tag = cell("Memory", m.tag);
+        tag.classList.add("tag");
+        tr.appendChild(tag);
+        tr.appendChild(cell("Kind", m.category));
+        const td = cell("Strength");
         const b = node("div", "bar small");
         const f = node("div", "fill");
         f.style.width = `${Math.round(100 * m.strength)}%`;
         b.appendChild(f);
         td.appendChild(b);
         tr.appendChild(td);
-        tr.appendChild(node("td", "", day(m.created)));
-        tr.appendChild(node("td", "", day(m.last_reinforced)));
+        tr.appendChild(cell("First", day(m.created)));
+        tr.appendChild(cell("Last", day(m.last_reinforced)));
         table.appendChild(tr);
       }
       section.appendChild(table);
@@ -236,6 +260,18 @@
     text("confirm-question", r.data.message ||
       (what.kind === "child" ? `Forget everything Buddy remembers about ${what.child}?`
                              : "Forget everything Buddy remembers?"));
+    // What forgetting keeps: the safety alerts, which hold the child's own words. The
+    // parent may clear those too (issue 30).
+    const kept = lastAlerts.filter((a) => a.distress);
+    const quoted = kept.filter((a) => a.words).slice(0, 3).map((a) => `\u201c${a.words}\u201d`);
+    const keepsWords = quoted.length ? `, with your child's own words: ${quoted.join(", ")}` : "";
+    text("confirm-keeps", kept.length === 0 ? "" :
+      `This keeps the ${kept.length === 1 ? "safety alert" : `${kept.length} safety alerts`}` +
+      ` (what your child said that made Buddy ask for a grown-up${keepsWords}).`);
+    text("confirm-clear-label", `Clear the safety alert${kept.length === 1 ? "" : "s"} too` +
+      (quoted.length ? `, and with ${kept.length === 1 ? "it" : "them"} your child's words` : ""));
+    $("confirm-clear-alerts").checked = false;
+    show("confirm-alerts", what.kind === "everything" && kept.length > 0);
     show("confirm", true);
   }
 
@@ -245,10 +281,99 @@
     show("confirm", false);
     if (!what) return;
     const path = what.kind === "child" ? "/api/forget-child" : "/api/forget-everything";
+    const clearAlerts = confirm && what.kind === "everything" && $("confirm-clear-alerts").checked;
+    const upTo = Math.max(0, ...lastAlerts.filter((a) => a.distress).map((a) => a.time));
     const r = await api(path, { step: confirm ? "confirm" : "cancel", child: what.child });
-    text("memories-message", r.data.message || r.data.error || (r.ok ? "done" : "refused"));
+    let said = r.data.message || r.data.error || (r.ok ? "done" : "refused");
+    if (r.ok && clearAlerts) {
+      const c = await api("/api/alerts/clear", { up_to: upTo });
+      said += ` ${c.data.message || c.data.error || ""}`;
+    }
+    text("memories-message", said);
     loadMemories();
   }
+
+  // -- the household (issue 30): the identity node checks and writes every change ------
+  function age(birthdate) {
+    if (!birthdate) return "";
+    const b = new Date(`${birthdate}T00:00:00`), now = new Date();
+    let years = now.getFullYear() - b.getFullYear();
+    if (now.getMonth() < b.getMonth() ||
+        (now.getMonth() === b.getMonth() && now.getDate() < b.getDate())) years -= 1;
+    return `${years} years old`;
+  }
+
+  function renderHousehold(children) {
+    const items = children.map((c) => {
+      const li = node("li", "child");
+      li.dataset.child = c.user_id;
+      li.appendChild(node("span", "child-name", c.name));
+      const about = [age(c.birthdate) || "birthdate not given"];
+      if (c.addressing) about.push(`Buddy calls them ${c.addressing}`);
+      li.appendChild(node("span", "child-about", about.join(" \u00b7 ")));
+      const edit = node("button", "link", "Edit");
+      edit.addEventListener("click", () => startEdit(c));
+      const remove = node("button", "link", "Remove…");
+      remove.addEventListener("click", () => askRemove(c));
+      const actions = node("span", "child-actions");
+      actions.appendChild(edit);
+      actions.appendChild(remove);
+      li.appendChild(actions);
+      return li;
+    });
+    $("household").replaceChildren(...items);
+    show("household-empty", items.length === 0);
+  }
+
+  function startEdit(c) {
+    editing = c;
+    text("child-form-title", `Change ${c.name}`);
+    text("child-save", "Save");
+    $("child-name").value = c.name;
+    $("child-birthdate").value = c.birthdate || "";
+    $("child-addressing").value = c.addressing || "";
+    show("child-cancel", true);
+  }
+
+  function resetChildForm() {
+    editing = null;
+    text("child-form-title", "Add a child");
+    text("child-save", "Add");
+    for (const id of ["child-name", "child-birthdate", "child-addressing"]) $(id).value = "";
+    show("child-cancel", false);
+  }
+
+  function askRemove(c) {
+    removing = c;
+    text("remove-question", `Remove ${c.name} from the household? Buddy forgets everything ` +
+      `it remembers about ${c.name}. This cannot be undone.`);
+    show("remove-confirm", true);
+  }
+
+  async function answerRemove(yes) {
+    const c = removing;
+    removing = null;
+    show("remove-confirm", false);
+    if (!c || !yes) return;
+    const r = await api("/api/household", { action: "remove", child: c.user_id });
+    text("household-message", r.data.message || r.data.error || "");
+    loadMemories();
+  }
+
+  $("child-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = {
+      action: editing ? "edit" : "add", child: editing ? editing.user_id : "",
+      name: $("child-name").value.trim(), birthdate: $("child-birthdate").value,
+      addressing: $("child-addressing").value.trim(),
+    };
+    const r = await api("/api/household", body);
+    text("household-message", r.data.message || r.data.error || "");
+    if (r.ok) resetChildForm();
+  });
+  $("child-cancel").addEventListener("click", resetChildForm);
+  $("remove-yes").addEventListener("click", () => answerRemove(true));
+  $("remove-no").addEventListener("click", () => answerRemove(false));
 
   $("login-form").addEventListener("submit", async (e) => {
     e.preventDefault();

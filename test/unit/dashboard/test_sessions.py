@@ -31,7 +31,7 @@ def test_the_log_survives_a_restart_and_keeps_no_words(tmp_path) -> None:
     log.on_ended("s1", "hc9_distress", 2, 20.0)
     again = SessionLog(path, now=30.0)
     [view] = again.views(30.0)
-    assert view.session_id == "s1" and "HC-9" in view.end_reason
+    assert view.session_id == "s1" and "grown-up" in view.end_reason
     stored = json.loads(path.read_text())
     assert set(stored["sessions"][0]) == {"session_id", "started", "ended", "turns",
                                           "end_reason", "mood_seconds"}

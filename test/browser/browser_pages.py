@@ -1,0 +1,70 @@
+"""What the parent page's browser tests share: a port seeded with a day of data, and
+opening and logging in to the page."""
+
+from __future__ import annotations
+
+import time
+
+from buddy_personality.dashboard.plain_words import rule_words
+from buddy_personality.dashboard.records import (
+    AlertView,
+    ChildView,
+    ConsentView,
+    FaceView,
+    MemoryView,
+    NowView,
+    SessionView,
+    UsageView,
+)
+from buddy_personality.dashboard.sessions import END_REASON_WORDS
+from buddy_personality.dashboard.testing import InMemoryPort
+
+PIN = "2468"
+NOW = time.time()
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 900}
+
+
+def seeded_port() -> InMemoryPort:
+    return InMemoryPort(
+        pin=PIN,
+        now_view=NowView(activity="talking", mood="happy", mood_words="very happy",
+                         layer="llm", face=FaceView(mood="happy", intensity=0.8,
+                                                    conv_state="speaking", talking=True,
+                                                    connected=True)),
+        usage_view=UsageView(session_s=300, session_limit_s=900, daily_s=1500,
+                             daily_limit_s=2700, known=True, can_lower=True),
+        session_views=[
+            SessionView("s1", NOW - 7200, 420, 9, "said goodbye",
+                        {"positive": 0.6, "neutral": 0.4}),
+            SessionView("s2", NOW - 3600, 95, 3, END_REASON_WORDS["hc9_distress"],
+                        {"neutral": 0.7, "negative": 0.3}),
+        ],
+        alert_views=[
+            AlertView("hc9-1", NOW - 3500, "HC-9", "Leo said something that sounded like "
+                      "being hurt: \u201cit hurts\u201d.", distress=True,
+                      what=rule_words("HC-9", "Leo"), words="it hurts"),
+            AlertView("g1", NOW - 600, "RS-1", "", distress=False, what=rule_words("RS-1")),
+        ],
+        consent_views=[ConsentView("Leo", "memory", "granted")],
+        child_ids=["Leo", "Mia"],
+        child_views=[ChildView("leo", "Leo", "2021-03-03", "Captain Leo"),
+                     ChildView("mia", "Mia", "2020-06-01", "")],
+        memory_views=[
+            MemoryView("likes_dinosaurs", "topic", 0.9, NOW - 86400 * 3, NOW - 3600, 4, "Leo"),
+            MemoryView("<script>alert('x')</script>", "preference", 0.4, NOW - 86400, NOW - 86400,
+                       1, "Leo"),
+        ],
+    )
+
+
+def open_page(browser, url: str, viewport: dict):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(url)
+    return context, page
+
+
+def log_in(page, pin: str = PIN) -> None:
+    page.fill("#pin", pin)
+    page.click("#login-form button[type=submit]")
