@@ -69,6 +69,7 @@ from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClie
 from buddy_personality.cognition.gate import GateConfig
 from buddy_personality.cognition.health import SERVER_OFFLINE, SERVER_ONLINE, HealthConfig
 from buddy_personality.cognition.server_words import offline_line, online_line, server_reason
+from buddy_personality.cognition.session_ids import seeded_session_ids, unique_session_ids
 from buddy_personality.cognition.signal_order import SignalOrder
 from buddy_personality.cognition.speaker import HouseholdFile
 from buddy_personality.cognition.turn_deadline import TurnDeadline
@@ -166,8 +167,13 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         super().__init__("llm_bridge", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
         url = p["server_url"].strip()
+        rng = random.Random(p["seed"])
+        # Issue 31 item 2: session ids unique across processes and boots, never from the
+        # seeded RNG; under sim time (a replay or a simulated run) the seeded ones, so a
+        # golden bag replays the ids it recorded.
+        sim_time = bool(self.get_parameter("use_sim_time").value)
         self._core = BridgeCore(
-            random.Random(p["seed"]),
+            rng,
             server_configured=bool(url),
             config=BridgeConfig(
                 wake_phrase=p["wake_phrase"], silence_timeout_s=p["silence_timeout_s"],
@@ -184,6 +190,7 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             ),
             health=HealthConfig(offline_after_failures=p["offline_after_failures"],
                                 probe_interval_s=p["probe_interval_s"]),
+            session_ids=seeded_session_ids(rng) if sim_time else unique_session_ids(),
         )
         self._client: LlmClient | None = None
         if url:

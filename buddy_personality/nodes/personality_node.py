@@ -611,6 +611,8 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
             "idle_state": IDLE_STATE_NAMES.get(e.idle_state, "?"),
             "session_s": f"{e.usage.session_s:.0f}",
             "last_end_reason": e.last_end_reason,
+            # issue 31 item 2: a new session over a running one (a restarted bridge)
+            "sessions_taken_over": stats.sessions_taken_over,
             "daily_conversation_s": f"{e.usage.daily_s:.0f}",
             # RS-1 / RS-2 in force: the configured limits, or today's lowered ones
             "session_limit_s": f"{e.session_limit_s:.0f}",

@@ -141,6 +141,7 @@ class EngineStats:
     write_errors: dict[str, int] = field(default_factory=dict)
     idle_rules_fired: dict[str, int] = field(default_factory=dict)
     resumed: dict[str, int] = field(default_factory=dict)  # what a restart picked up
+    sessions_taken_over: int = 0  # a new session id over a running one (issue 31 item 2)
 
 
 def _bump(counter: dict[str, int], key: str) -> None:
@@ -853,14 +854,12 @@ class PersonalityEngine:
                 "stale_start", f"conversation STARTED for {session_id[:40]!r}, which already "
                 "ended (out of order)"))
         if self.conversation_active:
-            # RS-1: a session's clock starts once. A STARTED while a session runs (a
-            # duplicate, or a second session over the first) would restart the clock and
-            # let a session run past its limit: refused and counted; the running session
-            # ends first (ENDED, or the bridge-lost end).
-            what = "a duplicate" if session_id == self.session_id else "another session"
-            raise self._reject(InputRejected(
-                "duplicate_start", f"conversation STARTED ({what}: {session_id[:40]!r}) while "
-                f"session {self.session_id!r} runs"))
+            if session_id == self.session_id:
+                # A duplicate STARTED: the session is running and counted already.
+                raise self._reject(InputRejected(
+                    "duplicate_start", f"conversation STARTED (a duplicate: "
+                    f"{session_id[:40]!r}) while it runs"))
+            return self._take_over_session(now, session_id)
         self._advance(now)
         self.conversation_active = True
         self.session_id = session_id
@@ -873,6 +872,35 @@ class PersonalityEngine:
         self.usage.save_due = True  # issue 19: the session is in the state file at once
         self._wake(now)
         self._fire_l0("L0-06", now)
+        self._profile_due = True
+        if self.usage.daily_s >= self.daily_limit_s:
+            self._rs2_sent = True
+            self._emit_guardrail(now, "RS-2", "refuse_session",
+                                 f"daily conversation time {self.usage.daily_s:.0f} s already "
+                                 f"at the limit ({self.daily_limit_s:.0f} s)")
+        return self._finish(now, "conversation")
+
+    def _take_over_session(self, now: float, session_id: str) -> EngineOutput:
+        """A STARTED for another session while one runs: the bridge restarted (or its
+        ENDED was lost) and Buddy talks in the new session. Spec 002 §9.3 counts talk, so
+        the new session is counted, never refused into uncounted talk (issue 31 item 2):
+        it takes over the running session's clock. RS-1's clock is not restarted (a second
+        STARTED must not let a sitting run past its limit) and RS-1 is sent again if the
+        sitting is already past it, since the new session has not had it; RS-2's daily
+        counter runs on and refuses the session if the day is used up."""
+        self._advance(now)
+        if self.session_id not in self._ended_sessions:
+            self._ended_sessions.append(self.session_id)
+        self.stats.sessions_taken_over += 1
+        self.warnings.append(f"session {session_id[:40]!r} took over running session "
+                             f"{self.session_id[:40]!r} (its end never came)")
+        del self.warnings[:-20]
+        self.session_id = session_id
+        self.turn_id = 0
+        self._rs1_sent = False
+        self._bridge_absent_since = None
+        self.usage.save_due = True
+        self._wake(now)
         self._profile_due = True
         if self.usage.daily_s >= self.daily_limit_s:
             self._rs2_sent = True

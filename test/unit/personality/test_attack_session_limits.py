@@ -10,6 +10,7 @@ import json
 import pytest
 
 from buddy_personality.personality.engine import InputRejected
+from buddy_personality.personality.guardrails import GuardrailConfig
 
 from .conftest import T0, make_engine
 
@@ -60,20 +61,67 @@ def test_shutdown_flushes_the_daily_counter(tmp_path) -> None:
 
 
 def test_duplicate_started_does_not_restart_the_session_clock() -> None:
-    """A second STARTED (same or another session id) while a session runs is refused and
-    counted; RS-1 still fires 900 s after the real start."""
+    """A second STARTED while a session runs does not restart RS-1's clock: a duplicate
+    is refused and counted, another session's id takes the running session over (issue
+    31 item 2); RS-1 still fires 900 s after the real start, for the session now running."""
     engine = make_engine()
     engine.on_conversation_started(T0, "s1")
     for s in range(1, 601):
         engine.tick(T0 + s)
-    for sid in ("s1", "intruder"):
-        with pytest.raises(InputRejected) as info:
-            engine.on_conversation_started(T0 + 600, sid)
-        assert info.value.cause == "duplicate_start"
-    assert engine.stats.rejected_inputs["duplicate_start"] == 2
+    with pytest.raises(InputRejected) as info:
+        engine.on_conversation_started(T0 + 600, "s1")
+    assert info.value.cause == "duplicate_start"
+    assert engine.stats.rejected_inputs["duplicate_start"] == 1
+    engine.on_conversation_started(T0 + 600, "intruder")
+    assert engine.session_id == "intruder" and engine.stats.sessions_taken_over == 1
     fired = [s for s in range(601, 1000)
              if any(e.rule_id == "RS-1" for e in engine.tick(T0 + s).guardrail_events)]
     assert fired == [900]
+
+
+def test_restarted_bridge_session_over_a_running_one_is_counted() -> None:
+    """Issue 31 item 2: the bridge restarted mid-session (within the bridge-lost grace,
+    so the personality still holds the old session) and starts a new one. Spec 002 §9.3
+    RS-1/RS-2 count Buddy's talk: the 27 s of the new session are on the daily counter,
+    and Buddy is in a conversation (idle rules suppressed, §7.3)."""
+    engine = make_engine()
+    engine.on_conversation_started(T0, "old-bridge-1")
+    for s in range(1, 31):
+        engine.tick(T0 + s)
+    daily = engine.usage.daily_s
+    out = engine.on_conversation_started(T0 + 31, "new-bridge-1")
+    assert out.snapshot.conversation_active
+    for s in range(32, 59):
+        engine.tick(T0 + s)
+    assert engine.usage.daily_s == pytest.approx(daily + 28.0)
+    engine.on_conversation_ended(T0 + 59, "new-bridge-1")
+    assert not engine.conversation_active
+    assert engine.stale_end_reason("old-bridge-1") is not None  # its end counts nothing
+
+
+def test_restarted_bridge_over_a_session_past_rs1_is_cut_again() -> None:
+    """RS-1 (spec 002 §9.3): a sitting already past 15 min when the bridge restarted is
+    not given a fresh 15 min by the new session id: RS-1 is sent for the new session."""
+    engine = make_engine()
+    engine.on_conversation_started(T0, "old")
+    rs1 = [s for s in range(1, 906)
+           if any(e.rule_id == "RS-1" for e in engine.tick(T0 + s).guardrail_events)]
+    assert rs1 == [900]
+    out = engine.on_conversation_started(T0 + 906, "new")
+    again = out.guardrail_events or engine.tick(T0 + 907).guardrail_events
+    assert [e.rule_id for e in again] == ["RS-1"]
+
+
+def test_restarted_bridge_on_a_used_up_day_is_refused_by_rs2() -> None:
+    """RS-2 (spec 002 §9.3): the day ran out in the old session (RS-2 sent) and the bridge
+    restarted before ending it; the new session is refused, not run uncounted."""
+    engine = make_engine(guardrails=GuardrailConfig(daily_time_limit_s=60.0))
+    engine.on_conversation_started(T0, "old")
+    rs2 = [s for s in range(1, 70)
+           if any(e.rule_id == "RS-2" for e in engine.tick(T0 + s).guardrail_events)]
+    assert rs2 == [60]
+    out = engine.on_conversation_started(T0 + 70, "new")
+    assert [(e.rule_id, e.action) for e in out.guardrail_events] == [("RS-2", "refuse_session")]
 
 
 def test_session_without_a_live_bridge_ends_within_seconds_with_a_reason() -> None:

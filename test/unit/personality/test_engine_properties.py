@@ -63,12 +63,12 @@ def _run(seed: int, steps: list, talking: bool = False,
             outs.append(engine.on_ai_emotion(now, ev[1], ev[2], ev[3], ev[4], ev[5],
                                              f"s{session}", 1))
         elif kind == "start":
-            if engine.conversation_active:  # RS-1: refused while a session runs (issue 19)
+            if engine.conversation_active:  # RS-1: a duplicate is refused (issue 19)
                 with pytest.raises(InputRejected):
-                    engine.on_conversation_started(now, f"s{session + 1}")
-            else:
-                session += 1
-                outs.append(engine.on_conversation_started(now, f"s{session}"))
+                    engine.on_conversation_started(now, f"s{session}")
+            # another session over a running one takes it over (issue 31 item 2)
+            session += 1
+            outs.append(engine.on_conversation_started(now, f"s{session}"))
         elif kind == "end":
             outs.append(engine.on_conversation_ended(now, f"s{session}"))
         elif kind == "system":
