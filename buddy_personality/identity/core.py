@@ -59,7 +59,6 @@ from .records import (
 from .speaking import Speaking
 
 _I = IdentityStateId
-_HC2 = "HC-2: no biometric identification; voice and face signals are refused (DESIGN §4.3)"
 
 
 def is_birthday(birthdate: dt.date, today: dt.date) -> bool:

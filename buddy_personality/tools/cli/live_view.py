@@ -214,6 +214,9 @@ def apply_guardrail(state: ViewState, msg: Any) -> None:
                                       f"next local day ({msg.details})")[:EVENT_MAX]
 
 
+HINT_PREFIX = "hint: "  # an OK diagnostics message that tells the user what to do next
+
+
 def _level(level: Any) -> int:
     """DiagnosticStatus.level is a one-byte `bytes` in rclpy, an int elsewhere."""
     return level[0] if isinstance(level, (bytes, bytearray)) and level else int(level or 0)
@@ -229,6 +232,11 @@ def apply_diagnostics(state: ViewState, msg: Any) -> None:
                 state.problems.pop("RS-2", None)  # the node's line says more, with the time
         else:
             state.problems.pop(name, None)
+            message = str(status.message)
+            # issue 30: an OK node may carry a step to take (the identity node on a first
+            # run: how to add a child); it is the hint row, not a problem
+            if message.startswith(HINT_PREFIX) and not state.hint:
+                state.hint = message[len(HINT_PREFIX):][:EVENT_MAX]
 
 
 def apply_log(state: ViewState, msg: Any) -> None:

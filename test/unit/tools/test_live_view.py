@@ -253,6 +253,21 @@ def test_diagnostics_problems_stay_until_the_node_reports_ok() -> None:
     assert state.problems == {}
 
 
+def test_a_first_run_without_children_is_a_hint_not_a_problem() -> None:
+    """Issue 30: a household without children was a problem line for the whole session;
+    the identity node reports OK with a hint (how to add a child), shown as the hint row."""
+    from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+
+    from buddy_personality.nodes.identity_node import ADD_CHILD_HINT
+
+    state = lv.ViewState()
+    lv.apply_diagnostics(state, DiagnosticArray(status=[DiagnosticStatus(
+        level=DiagnosticStatus.OK, name="buddy/identity", message=f"hint: {ADD_CHILD_HINT}")]))
+    assert state.problems == {}
+    assert "buddy parent add-child" in state.hint
+    assert "buddy parent add-child" in text_of(state, 140, 24)
+
+
 def test_an_rs2_lockout_stays_on_screen_until_the_daily_reset() -> None:
     state = lv.ViewState()
     lv.apply_guardrail(state, GuardrailEvent(
