@@ -32,6 +32,8 @@ from buddy_personality.cognition.gate import (
     GateDecision,
     GateInputs,
 )
+from buddy_personality.cognition.guard import GuardVerdict, unavailable
+from buddy_personality.cognition.guard_rules import GUARD_UNAVAILABLE, HC9, safe_line_for
 from buddy_personality.cognition.health import HealthConfig, ServerHealth
 from buddy_personality.cognition.intentions import IntentionStore
 from buddy_personality.cognition.layer0 import Layer0
@@ -50,7 +52,14 @@ from buddy_personality.cognition.mapping import (
     post_intent,
     rules_intent,
 )
-from buddy_personality.cognition.session_ids import SessionIds, seeded_session_ids
+from buddy_personality.cognition.reply_gate import (
+    BACKSTOP_S,
+    CHILD,
+    GuardCheck,
+    GuardStats,
+    Vetting,
+    split_sentences,
+)
 from buddy_personality.cognition.speaker import (
     PARENT_ACTION,
     PARENT_RULE,
@@ -75,6 +84,7 @@ from buddy_personality.cognition.vocabulary import GESTURES, MOOD_SET
 from buddy_personality.governor.policy import CallPolicy, call_policy
 from buddy_personality.safety.distress import DistressMatch
 from buddy_personality.safety.speech_safety import (
+    ACTION_SUBSTITUTE,
     CALM_EMOTION,
     CALM_INTENSITY,
     CALM_REASON,
@@ -121,6 +131,10 @@ class BridgeConfig:
     energy_axis: float = 0.40           # personality energy axis, rendered in words
     max_utterance_chars: int = 500
     turn: TurnDeadline = field(default_factory=TurnDeadline)  # filler, then layer 0
+    # The guard model on the server (issue 27, DESIGN erratum 23): LLM replies are spoken
+    # sentence by sentence as its verdicts come in; the child's line is a second HC-9 check.
+    guard_enabled: bool = False
+    guard_deadline_s: float = 1.5
 
 
 @dataclass(slots=True, frozen=True)
@@ -155,6 +169,9 @@ class SayOut:
     emotion: str        # the personality's current mood (spec 002 §11.5)
     session_id: str
     turn_id: int
+    # One sentence of an LLM reply spoken sentence by sentence (reply_gate.py): the whole
+    # reply, which the output guard judges (RS-3's "ask a grown-up" may be in another one).
+    part_of: str = ""
 
 
 @dataclass(slots=True, frozen=True)
@@ -194,6 +211,7 @@ class Step:
     guardrails: list[GuardrailOut] = field(default_factory=list)   # HC-9, output guard,
                                                                    # PARENT-PIN (erratum 18)
     alerts: list[AlertOut] = field(default_factory=list)           # HC-9 alert log
+    guard_checks: list[GuardCheck] = field(default_factory=list)   # for the guard model
     call: CallRequest | None = None
     cancel_ticket: int | None = None
     probe: bool = False
@@ -204,7 +222,7 @@ class Step:
         return not (self.phases or self.conversation or self.intents or self.says
                     or self.gestures or self.memories or self.signals or self.system_events
                     or self.identity_events or self.guardrails or self.alerts
-                    or self.call or self.probe or self.governor_reset
+                    or self.guard_checks or self.call or self.probe or self.governor_reset
                     or self.cancel_ticket is not None)
 
 
@@ -216,6 +234,11 @@ class _Pending:
     inline_sent: bool = False
     started_at: float = 0.0
     filler_said: bool = False
+    child_check: int | None = None       # the guard's HC-9 check of the child's line
+    child_asked_at: float = 0.0
+    child_verdict: GuardVerdict | None = None
+    vetting: Vetting | None = None       # the reply, waiting for its first verdict
+    result: CallResult | None = None     # ... and the call it came in
 
 
 @dataclass(slots=True)
@@ -233,6 +256,7 @@ class Session:
     intentions: IntentionStore = field(default_factory=IntentionStore)
     pending: _Pending | None = None
     stale_episode: int | None = None    # governor episode before our reset; ignored
+    reply: Vetting | None = None        # a reply still being spoken sentence by sentence
 
 
 @dataclass(slots=True)
@@ -255,6 +279,7 @@ class BridgeStats:
     turn_timeouts: int = 0
     last_timeout_at: float | None = None
     last_failure_at: float | None = None   # a call that failed (its deadline included)
+    throttled_turns: int = 0               # answered by layer 0: Retry-After not passed
 
 
 class BridgeCore:
@@ -265,13 +290,9 @@ class BridgeCore:
         config: BridgeConfig | None = None,
         gate: GateConfig | None = None,
         health: HealthConfig | None = None,
-        session_ids: SessionIds | None = None,
     ) -> None:
         self.config = config or BridgeConfig()
         self.rng = rng
-        # Issue 31 item 2: the node passes unique ids (session_ids.py); the default, drawn
-        # from `rng`, keeps tests, replays and the simulated day deterministic.
-        self._session_ids = session_ids or seeded_session_ids(rng)
         self.gate = CognitionGate(gate)
         self.health = ServerHealth(server_configured, health)
         self.layer0 = Layer0()
@@ -295,6 +316,10 @@ class BridgeCore:
         self._abandoned: set[int] = set()   # tickets given up at the turn deadline
         self._voice = False                  # tts/speaking: a line of Buddy's is playing
         self.speaker = SpeakerTracker()   # who is speaking, from their words (erratum 17)
+        # The guard model's checks in flight: check id -> (session, ticket, index, turn).
+        self.guard_stats = GuardStats()
+        self._checks: dict[int, tuple[str, int, int, int]] = {}
+        self._check_seq = 0
 
     # --- state inputs -------------------------------------------------------------------
     @property
@@ -445,6 +470,8 @@ class BridgeCore:
         if s is None:
             return Step()
         s.last_activity = now
+        if active:
+            s.reply = None   # the child talks over Buddy: the reply's rest is not spoken
         if active and s.pending is None and s.phase in (PHASE_SPEAKING, PHASE_LISTENING):
             s.speaking_until = now
             if s.phase != PHASE_LISTENING:
@@ -476,6 +503,8 @@ class BridgeCore:
     def tick(self, now: float) -> Step:
         step = Step()
         s = self.session
+        if s is not None:
+            self._merge(step, self._guard_overdue(now, s))
         if s is not None and s.pending is not None:
             self._merge(step, self._turn_deadline(now, s, s.pending))
         if s is not None:
@@ -507,6 +536,7 @@ class BridgeCore:
             p = s.pending
             times.append(p.started_at + self.config.turn.next_due_s(p.filler_said))
         if s is not None:
+            times += self._guard_due(s)
             if s.phase == PHASE_SPEAKING:
                 times.append(s.speaking_until)
             elif s.phase in (PHASE_LISTENING, PHASE_PTT) and s.pending is None:
@@ -548,7 +578,11 @@ class BridgeCore:
         st.max_latency_s = max(st.max_latency_s, result.latency_s)
         abandoned = ticket in self._abandoned   # already counted at its turn deadline
         self._abandoned.discard(ticket)
-        if not result.cancelled and not abandoned:
+        if result.throttled:
+            # The server's Retry-After of an earlier turn has not passed (issue 31): no
+            # request went out, layer 0 answers, and the server is not counted as failing.
+            st.throttled_turns += 1
+        elif not result.cancelled and not abandoned:
             if result.ok:
                 ev = self.health.record_success(now)
             else:
@@ -574,6 +608,9 @@ class BridgeCore:
             st.stale_results += 1
             return step
         pending = s.pending
+        if result.ok and result.response is not None and self._vets(result):
+            self._merge(step, self._vet(now, s, pending, result))
+            return step
         s.pending = None
         if result.ok and result.response is not None:
             self._merge(step, self._answer_llm(now, s, pending, result))
@@ -593,10 +630,12 @@ class BridgeCore:
             return step
         says: list[SayOut] = []
         for say in step.says:
-            verdict, event = self.safety.screen(say.text)
+            verdict, event = self.safety.screen(say.part_of or say.text)
             if event is None:
                 says.append(say)
                 continue
+            if say.part_of and self.session is not None:
+                self.session.reply = None   # nothing of this reply after its safe line
             says.append(SayOut(verdict.text, REFUSED_EMOTION, say.session_id, say.turn_id))
             step.guardrails.append(event)
             step.gestures = []
@@ -612,6 +651,166 @@ class BridgeCore:
                 s.history[-1] = HistoryTurn(h.user_text, verdict.text, REFUSED_EMOTION,
                                             h.topics)
         step.says = says
+        return step
+
+    # --- the guard model on the server (issue 27, DESIGN erratum 23; reply_gate.py) -------
+    def _vets(self, result: CallResult) -> bool:
+        """A reply the guard model must pass sentence by sentence: the guard is on, and
+        neither HC-9 (child_affect) nor the local rules (whole reply) already decide it."""
+        resp = result.response
+        if not self.config.guard_enabled or resp is None:
+            return False
+        if self.safety.distress_in_reply(resp.child_affect, resp.mood_reason,
+                                         resp.inner_thought) is not None:
+            return False
+        return self.safety.guard.check(resp.text).ok
+
+    def _vet(self, now: float, s: Session, p: _Pending, result: CallResult) -> Step:
+        """Ask the guard about every sentence at once; nothing is spoken before sentence
+        1's verdict (and the child line's) is in. The turn stays THINKING meanwhile, under
+        its deadline."""
+        resp = result.response
+        assert resp is not None
+        v = Vetting(p.ticket, p.turn_id, resp.text, split_sentences(resp.text), now)
+        p.vetting, p.result = v, result
+        step = Step()
+        for k in range(len(v.sentences)):
+            self._ask_guard(step, s, p.ticket, k, p.turn_id, p.text, v.prefix(k))
+        self._merge(step, self._release(now, s))
+        return step
+
+    def _ask_guard(self, step: Step, s: Session, ticket: int, index: int, turn_id: int,
+                   child: str, reply: str | None) -> int:
+        self._check_seq += 1
+        self._checks[self._check_seq] = (s.session_id, ticket, index, turn_id)
+        step.guard_checks.append(GuardCheck(self._check_seq, child, reply,
+                                            self.config.guard_deadline_s))
+        return self._check_seq
+
+    def on_guard_verdict(self, now: float, check_id: int, verdict: GuardVerdict) -> Step:
+        """A verdict from the guard worker (the node) or the core's own backstop."""
+        key = self._checks.pop(check_id, None)
+        s = self.session
+        if key is None or s is None or s.session_id != key[0]:
+            self.guard_stats.stale += 1
+            return Step()
+        self.guard_stats.count(verdict)
+        _sid, ticket, index, turn_id = key
+        p = s.pending
+        if index == CHILD:
+            if not verdict.safe and HC9 in verdict.rules:
+                # A second opinion to the phrase list: it can add a stop, at any point of
+                # this session (even after layer 0 answered), never remove one.
+                self.guard_stats.hc9_stops += 1
+                match = DistressMatch("guard_model", f"guard {','.join(verdict.codes)}",
+                                      "guard model: " + ",".join(verdict.codes), "guard")
+                return self._hc9(now, match, turn_id)
+            if p is not None and p.ticket == ticket and p.child_verdict is None:
+                p.child_verdict = verdict
+                return self._release(now, s)
+            return Step()
+        v = p.vetting if p is not None and p.vetting is not None else s.reply
+        if v is None or v.ticket != ticket or index in v.verdicts:
+            self.guard_stats.stale += 1
+            return Step()
+        v.verdicts[index] = verdict
+        return self._release(now, s)
+
+    def _release(self, now: float, s: Session) -> Step:
+        """Hand out every sentence whose verdict allows it, in order (reply_gate.py)."""
+        step = Step()
+        p = s.pending
+        if p is not None and p.vetting is not None:
+            v = p.vetting
+            first = v.next_verdict()
+            if first is None or (p.child_check is not None and p.child_verdict is None):
+                return step
+            s.pending = None
+            if not first.safe:
+                # Not spoken: layer 0 answers the turn (issue 27 item 2).
+                self.guard_stats.replies_refused += 1
+                step.guardrails.append(self._guard_event(first, 0, "layer 0 answered"))
+                step.notes.append(f"guard model: reply of turn {v.turn_id} not spoken "
+                                  f"({first.reason or ','.join(first.rules)}); layer 0 "
+                                  "answers")
+                self._merge(step, self._answer_rules(now, s, p.turn_id, p.text, "failed"))
+                return step
+            assert p.result is not None
+            answer = self._answer_llm(now, s, p, p.result)
+            for i, say in enumerate(answer.says):
+                if say.text == v.whole and say.turn_id == v.turn_id:
+                    answer.says[i] = replace(say, text=v.sentences[0], part_of=v.whole)
+            v.released = 1
+            self._merge(step, answer)
+            s.reply = v
+        v2 = s.reply
+        while v2 is not None and not v2.finished:
+            verdict = v2.next_verdict()
+            if verdict is None:
+                return step
+            k = v2.released
+            if verdict.safe:
+                step.says.append(SayOut(v2.sentences[k], self.mood, s.session_id, v2.turn_id,
+                                        part_of=v2.whole))
+                v2.released += 1
+                continue
+            # What has been said stays said; what follows is the safe line, or nothing.
+            self.guard_stats.replies_cut += 1
+            tail = "" if verdict.unavailable else safe_line_for(verdict.rules[0])
+            step.guardrails.append(self._guard_event(
+                verdict, k, "safe line" if tail else "rest not spoken"))
+            if tail:
+                step.says.append(SayOut(tail, REFUSED_EMOTION, s.session_id, v2.turn_id))
+            said = " ".join([*v2.sentences[:k], tail]).strip()
+            if s.history and s.history[-1].buddy_text == v2.whole:
+                s.history[-1] = replace(s.history[-1], buddy_text=said)
+            v2.released = len(v2.sentences)
+        if v2 is not None and v2.finished:
+            s.reply = None
+        return step
+
+    @staticmethod
+    def _guard_event(verdict: GuardVerdict, index: int, outcome: str) -> GuardrailOut:
+        rule = GUARD_UNAVAILABLE if verdict.unavailable else verdict.rules[0]
+        what = (f"reason={verdict.reason}" if verdict.unavailable
+                else f"guard={','.join(verdict.codes) or 'unsafe'}; "
+                     f"rules={','.join(verdict.rules)}")
+        return GuardrailOut(rule, ACTION_SUBSTITUTE, (
+            f"{what}; sentence={index + 1}; {outcome}; "
+            f"latency_ms={verdict.latency_s * 1000:.0f}")[:240])
+
+    def _guard_due(self, s: Session) -> list[float]:
+        """When the core stops waiting for verdicts (the backstop behind the client's
+        own deadline)."""
+        limit = self.config.guard_deadline_s + BACKSTOP_S
+        p = s.pending
+        times: list[float] = []
+        if p is not None and p.child_check is not None and p.child_verdict is None:
+            times.append(p.child_asked_at + limit)
+        for v in (p.vetting if p is not None else None, s.reply):
+            if v is not None and not v.finished:
+                times.append(v.asked_at + limit)
+        return times
+
+    def _guard_overdue(self, now: float, s: Session) -> Step:
+        """Verdicts not in by the backstop count as GUARD UNAVAILABLE."""
+        due = self._guard_due(s)
+        if not due or now < min(due):
+            return Step()
+        limit = self.config.guard_deadline_s + BACKSTOP_S
+        late = unavailable(f"no verdict within {self.config.guard_deadline_s:.1f} s", limit)
+        ids = [cid for cid, key in self._checks.items() if key[0] == s.session_id]
+        step = Step()
+        p = s.pending
+        for cid in ids:
+            _sid, ticket, index, _turn = self._checks[cid]
+            v = p.vetting if p is not None and p.vetting is not None else s.reply
+            asked = p.child_asked_at if index == CHILD and p is not None else (
+                v.asked_at if v is not None and v.ticket == ticket else None)
+            if asked is not None and now >= asked + limit:
+                self._merge(step, self.on_guard_verdict(now, cid, late))
+            if self.session is not s:
+                break
         return step
 
     def _hc9(self, now: float, match: DistressMatch, turn_id: int | None = None) -> Step:
@@ -646,7 +845,8 @@ class BridgeCore:
         st.last_timeout_at = now
         st.last_error = f"no answer within {self.config.turn.answer_by_s:.1f} s"
         s.pending = None
-        self._abandoned.add(p.ticket)
+        if p.vetting is None:   # else its call already answered; the verdicts go stale
+            self._abandoned.add(p.ticket)
         step = Step(cancel_ticket=p.ticket,
                     notes=[f"turn {p.turn_id}: {st.last_error}; layer 0 answers"])
         ev = self.health.record_failure(now)
@@ -660,7 +860,7 @@ class BridgeCore:
         self.stats.gate[d.reason] = self.stats.gate.get(d.reason, 0) + 1
 
     def _new_session_id(self) -> str:
-        return self._session_ids()
+        return f"{self.rng.getrandbits(48):012x}"
 
     def _set_phase(self, step: Step, phase: int) -> Step:
         sid = self.session.session_id if self.session is not None else ""
@@ -683,6 +883,7 @@ class BridgeCore:
         into.identity_events += other.identity_events
         into.guardrails += other.guardrails
         into.alerts += other.alerts
+        into.guard_checks += other.guard_checks
         into.notes += other.notes
         into.call = other.call or into.call
         into.probe = into.probe or other.probe
@@ -745,6 +946,7 @@ class BridgeCore:
         parent's power (erratum 18), then the usual reply unless that answered it."""
         s = self.session
         assert s is not None
+        s.reply = None   # the child spoke again: the last reply's unspoken rest is dropped
         heard = self.speaker.hear(text)
         if heard.line is None:
             step = self._reply(now, text, heard.rules_line)
@@ -792,6 +994,12 @@ class BridgeCore:
         self.stats.calls += 1
         step = Step(call=CallRequest(self._ticket, s.session_id, turn_id, messages, policy,
                                      self.config.turn.request_budget_s))
+        if self.config.guard_enabled:
+            # HC-9's second opinion (erratum 23), beside the LLM call: no time added.
+            p = s.pending
+            p.child_check = self._ask_guard(step, s, p.ticket, CHILD, p.turn_id, text, None)
+            p.child_asked_at = now
+            self.guard_stats.child_checks += 1
         return self._set_phase(step, PHASE_THINKING)
 
     def _answer_llm(self, now: float, s: Session, p: _Pending, result: CallResult) -> Step:

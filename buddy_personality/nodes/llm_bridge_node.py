@@ -15,6 +15,10 @@ A thin translation layer around `buddy_personality.cognition.bridge.BridgeCore`:
   A spoken parent request is answered with a pointer to the parent page and a
   `personality/guardrail` event (erratum 18).
 - `llm_bridge/end_conversation` (std_srvs/Trigger) ends the session.
+- the guard model (issue 27, DESIGN erratum 23): with `guard_model` set, every LLM reply
+  is checked by it sentence by sentence and the child's line goes to it for HC-9
+  (`cognition/guard.py`, `cognition/reply_gate.py`), in a worker pool of its own. With
+  a server but no guard model the node says so at start-up and in its diagnostics.
 - At every session start the node asks `governor/reset` for a new episode (asynchronously;
   the core ignores the old episode's state until the new one arrives).
 
@@ -63,13 +67,23 @@ from buddy_personality.cognition.bridge import (
     BridgeConfig,
     BridgeCore,
     CallRequest,
+    SayOut,
     Step,
 )
 from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClient
 from buddy_personality.cognition.gate import GateConfig
+from buddy_personality.cognition.guard import (
+    BACKEND_LLAMA_GUARD,
+    BACKENDS,
+    GuardClient,
+    GuardConfig,
+    GuardVerdict,
+    unavailable,
+)
 from buddy_personality.cognition.health import SERVER_OFFLINE, SERVER_ONLINE, HealthConfig
+from buddy_personality.cognition.reply_gate import GuardCheck
+from buddy_personality.cognition.say_mood import SayMoodSync
 from buddy_personality.cognition.server_words import offline_line, online_line, server_reason
-from buddy_personality.cognition.session_ids import seeded_session_ids, unique_session_ids
 from buddy_personality.cognition.signal_order import SignalOrder
 from buddy_personality.cognition.speaker import HouseholdFile
 from buddy_personality.cognition.turn_deadline import TurnDeadline
@@ -83,7 +97,6 @@ from buddy_personality.nodes.common.diagnostics import (
     DiagnosticsPublisher,
     Health,
 )
-from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, now_s, run_node
@@ -145,12 +158,28 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("household_path", "~/.local/share/buddy/household.json", "household file, "
               "read only for the names a child may introduce themself with (erratum 17); "
               "the identity node owns it; empty = no known names", read_only=True),
+    ParamSpec("guard_model", "", "guard model that checks every LLM reply sentence by "
+              "sentence and the child's line for HC-9 (issue 27; e.g. "
+              "meta-llama/Llama-Guard-3-1B); empty = none (a problem line while layer 1 "
+              "is on)", read_only=True),
+    ParamSpec("guard_url", "", "OpenAI-compatible base URL (…/v1) of the guard model; "
+              "empty = server_url", read_only=True),
+    ParamSpec("guard_backend", BACKEND_LLAMA_GUARD, "how the guard is asked: llama_guard "
+              "(chat completions, Buddy's rules as its categories) or moderations "
+              "(/v1/moderations)", choices=BACKENDS, read_only=True),
+    ParamSpec("guard_deadline_s", 1.5, "a verdict later than this counts as GUARD "
+              "UNAVAILABLE: the line is not spoken, layer 0 answers", min=0.05, max=30.0,
+              read_only=True),
 )
 HOUSEHOLD_CHECK_S = 2.0  # how often the household file's mtime is looked at
 PHASE_MIN_S = 0.05       # a diagnostics phase closer than this is taken one period later
 
 TEXT_MAX = 2000   # DESIGN §5: oversize strings are truncated
+NO_GUARD_LINE = ("no guard model configured (guard_model): LLM replies are checked by "
+                 "the local rules only (issue 27; README: Using a real LLM server)")
 WORKERS = 4       # LLM calls and probes; each ends by its deadline (issue 19)
+GUARD_WORKERS = 8  # guard checks: a reply's sentences all at once (reply_gate.py)
+GUARD_PROBLEM_AFTER = 2  # verdicts in a row unavailable: a problem line (diagnostics WARN)
 TIMEOUT_WARN_S = 120.0  # diagnostics WARN this long after a turn ran out of time
 TAG_MAX = 64
 # The tick wakes this long after a deadline: the core's comparisons are `now >= deadline`
@@ -162,18 +191,13 @@ def _finite(x: float, default: float = 0.0) -> float:
     return float(x) if math.isfinite(x) else default
 
 
-class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
+class LlmBridgeNode(ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("llm_bridge", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
         url = p["server_url"].strip()
-        rng = random.Random(p["seed"])
-        # Issue 31 item 2: session ids unique across processes and boots, never from the
-        # seeded RNG; under sim time (a replay or a simulated run) the seeded ones, so a
-        # golden bag replays the ids it recorded.
-        sim_time = bool(self.get_parameter("use_sim_time").value)
         self._core = BridgeCore(
-            rng,
+            random.Random(p["seed"]),
             server_configured=bool(url),
             config=BridgeConfig(
                 wake_phrase=p["wake_phrase"], silence_timeout_s=p["silence_timeout_s"],
@@ -181,6 +205,8 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
                 lockout_s=p["lockout_s"], energy_axis=p["energy_axis"],
                 turn=TurnDeadline(filler_after_s=p["filler_after_s"],
                                   answer_by_s=p["turn_deadline_s"]),
+                guard_enabled=bool(url and p["guard_model"].strip()),
+                guard_deadline_s=p["guard_deadline_s"],
             ),
             gate=GateConfig(
                 w_salience=p["gate.w_salience"], w_pressure=p["gate.w_pressure"],
@@ -190,7 +216,6 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             ),
             health=HealthConfig(offline_after_failures=p["offline_after_failures"],
                                 probe_interval_s=p["probe_interval_s"]),
-            session_ids=seeded_session_ids(rng) if sim_time else unique_session_ids(),
         )
         self._client: LlmClient | None = None
         if url:
@@ -201,6 +226,20 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
                 guided=p["guided"], retry_backoff_s=p["retry_backoff_s"],
                 disable_thinking=p["disable_thinking"],
             ))
+        # The guard model (issue 27): on the chat server unless guard_url names another.
+        self._guard: GuardClient | None = None
+        guard_model = p["guard_model"].strip()
+        if url and guard_model:
+            self._guard = GuardClient(GuardConfig(
+                base_url=p["guard_url"].strip() or url, model=guard_model,
+                backend=p["guard_backend"], deadline_s=p["guard_deadline_s"],
+                connect_timeout_s=min(p["connect_timeout_s"], p["guard_deadline_s"])))
+            self.get_logger().info(f"guard model {guard_model} ({p['guard_backend']}) at "
+                                   f"{self._guard.config.base_url} checks every LLM reply")
+        elif url:
+            self.get_logger().warning(NO_GUARD_LINE)
+        self._guard_pool = ThreadPoolExecutor(max_workers=GUARD_WORKERS,
+                                              thread_name_prefix="llm_guard")
         self._rejections = RejectionLog(self.get_logger().warning)
         self._resets_unavailable = 0
         self._signal_order: SignalOrder[GovernorSignal] = SignalOrder()
@@ -253,6 +292,10 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
                                  qos.LATCHED)
         self.create_subscription(PersonalitySnapshot, "personality/snapshot",
                                  self._on_snapshot, qos.LATCHED)
+        # issue 30 item 2: a turn's line waits (bounded) for the mood its intent left
+        self._say_sync = SayMoodSync()
+        self.create_subscription(LlmProfile, "personality/emotion_applied",
+                                 self._on_emotion_applied, qos.EVENTS)
         self.create_subscription(GovernorState, "governor/state", self._on_governor,
                                  qos.LATCHED)
         self.create_subscription(IdentityState, "identity/state", self._on_identity,
@@ -304,6 +347,17 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             memory_tags=tags, conversation_arc=arc,
         ))
 
+    def _on_emotion_applied(self, msg: LlmProfile) -> None:
+        mood = msg.mood if msg.mood in MOOD_SET else self._core.mood
+        self._publish_says(self._say_sync.on_applied(msg.session_id, msg.turn_id, mood),
+                           self.get_clock().now().to_msg())
+
+    def _publish_says(self, says: list[SayOut], stamp: Any) -> None:
+        for s in says:
+            m = Say(text=s.text, emotion=s.emotion, session_id=s.session_id, turn_id=s.turn_id)
+            m.header.stamp = stamp
+            self._pub_say.publish(m)
+
     def _on_snapshot(self, msg: PersonalitySnapshot) -> None:
         if msg.mood not in MOOD_SET:
             self._rejections.reject("snapshot_mood", msg.mood[:TAG_MAX])
@@ -352,12 +406,15 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
     def _tick(self) -> None:
         now = now_s(self)
         self._publish_signals(self._signal_order.tick(now))
+        self._publish_says(self._say_sync.due(now, self._core.mood),
+                           self.get_clock().now().to_msg())
         self._apply(self._core.tick(now))
         self._arm(now, self._next_deadline(now))
 
     def _next_deadline(self, now: float) -> float:
         times = [self._slowest_tick(now)]
-        for deadline in (self._core.next_deadline(now), self._signal_order.next_deadline()):
+        for deadline in (self._core.next_deadline(now), self._signal_order.next_deadline(),
+                         self._say_sync.next_deadline()):
             if deadline is not None:
                 times.append(deadline)
         return min(times)
@@ -415,6 +472,14 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
                 answer(CallResult(ok=False, errors=[f"client error: {exc!r}"],
                                   failed_attempts=1))
 
+    def _run_guard(self, check: GuardCheck) -> None:
+        assert self._guard is not None
+        try:
+            verdict = self._guard.check(check.child, check.reply, check.deadline_s)
+        except Exception as exc:  # the client catches HTTP errors; anything else is a bug
+            verdict = unavailable(f"guard client error: {exc!r}")
+        self._post(("guard", check.check_id, verdict))
+
     def _run_probe(self) -> None:
         assert self._client is not None
         self._post(("probe", 0, self._client.probe()))
@@ -444,6 +509,8 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             elif kind == "result":
                 self._cancels.pop(ticket, None)
                 self._apply(self._core.on_call_result(now, ticket, payload))
+            elif kind == "guard":
+                self._apply(self._core.on_guard_verdict(now, ticket, payload))
             else:
                 self._apply(self._core.on_probe_result(now, payload))
 
@@ -495,10 +562,9 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
                           turn_id=i.turn_id)
             m.header.stamp = stamp
             self._pub_emotion.publish(m)
-        for s in step.says:
-            m = Say(text=s.text, emotion=s.emotion, session_id=s.session_id, turn_id=s.turn_id)
-            m.header.stamp = stamp
-            self._pub_say.publish(m)
+        # a step that ends the session sends its lines now, before ENDED (HC-9 first)
+        self._publish_says(self._say_sync.offer(now_s(self), step.intents, step.says,
+                                                hold=not ended), stamp)
         for gr in step.guardrails:
             m = GuardrailEvent(rule_id=gr.rule_id, action=gr.action, details=gr.details)
             m.header.stamp = stamp
@@ -535,6 +601,14 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             self._track(self._pool.submit(self._run_call, step.call, cancel))
         if step.probe and self._client is not None and not self._closing.is_set():
             self._track(self._pool.submit(self._run_probe))
+        for check in step.guard_checks:
+            if self._guard is None or self._closing.is_set():
+                # cannot happen (the core asks only when a guard is configured); never
+                # leave the turn waiting on it
+                self._post(("guard", check.check_id, GuardVerdict(
+                    "unavailable", reason="no guard client")))
+                continue
+            self._guard_pool.submit(self._run_guard, check)
         for note in step.notes:
             self.get_logger().info(note)
 
@@ -614,6 +688,8 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             "turn_timeouts": st.turn_timeouts,
             "jobs_in_flight": self.jobs_in_flight,
             "governor_signals_released_late": self._signal_order.released_late,
+            "say_mood.released": self._say_sync.released,
+            "say_mood.timeouts": self._say_sync.timeouts,
         }
         values.update({f"gate.{k}": v for k, v in sorted(st.gate.items())})
         values.update(self._core.safety.stats.values())
@@ -632,6 +708,9 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         if st.last_error:
             values["last_llm_error"] = st.last_error
         values.update({f"speaker.{k}": v for k, v in sorted(self._core.speaker.counters.items())})
+        values["guard_model"] = self.params["guard_model"] or "(none)"
+        values.update(self._core.guard_stats.values())
+        values["throttled_turns"] = st.throttled_turns
         values["speaker.household_names"] = len(self._household.names)
         values.update(self._rejections.as_values())
         configured = bool(self.params["server_url"])
@@ -649,7 +728,25 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         if last is not None and now_s(self) - last < TIMEOUT_WARN_S:
             return Health(WARN, f"LLM calls failing ({st.call_failures}; "
                                 f"{st.last_error})", values)
+        problem = self._guard_problem()
+        if problem:
+            return Health(WARN, problem, values)
         return Health(OK, f"layer {self._core.layer}", values)
+
+    def _guard_problem(self) -> str:
+        """The guard's problem line (issue 27): a guard that keeps failing, or none while
+        layer 1 is on. Neither is silence: layer 0 answers, or the local rules alone judge."""
+        if self._core.layer != 1:
+            return ""
+        if self._guard is None:
+            return NO_GUARD_LINE
+        g = self._core.guard_stats
+        if g.unavailable_in_row >= GUARD_PROBLEM_AFTER:
+            return (f"guard model {self.params['guard_model']} at "
+                    f"{self._guard.config.base_url} not answering ({g.last_reason}; "
+                    f"{g.unavailable_in_row} checks in a row): LLM replies are not spoken, "
+                    "Buddy answers from its rules (layer 0)")
+        return ""
 
     def _offline_line(self) -> str:
         probe = self._client.probe_error if self._client is not None else ""
@@ -662,8 +759,11 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         for ev in self._cancels.values():
             ev.set()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._guard_pool.shutdown(wait=False, cancel_futures=True)
         if self._client is not None:
             self._client.close()
+        if self._guard is not None:
+            self._guard.close()
 
 
 def main(args: list[str] | None = None) -> int:

@@ -79,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
                           "lines piped to stdin reach Buddy)")
     run.add_argument("--port", default="sim", help="face board serial port (default: sim)")
     run.add_argument("--llm-url", default="", help="LLM server URL (default: layer 0)")
+    run.add_argument("--guard-model", default=None,
+                     help="guard model on the LLM server that checks every reply, e.g. "
+                          "meta-llama/Llama-Guard-3-1B (default: the parameter file's; "
+                          "without one Buddy says so: README, Using a real LLM server)")
+    run.add_argument("--guard-url", default=None,
+                     help="--guard-model's server (…/v1) when not the --llm-url one")
     run.add_argument("--no-dashboard", action="store_true",
                      help="leave the parent page out (it serves on 127.0.0.1:8080 by default)")
     run.add_argument("--params", default=None, type=argtypes.params_file,

@@ -68,7 +68,9 @@ def run(ns: argparse.Namespace) -> int:
         return 2
     overrides: dict[str, dict[str, Any]] = {
         "face_driver": {"port": ns.port},
-        "llm_bridge": {"server_url": ns.llm_url},
+        "llm_bridge": {"server_url": ns.llm_url, **{  # issue 27: the guard model
+            k: v for k in ("guard_model", "guard_url")
+            if (v := getattr(ns, k, None)) is not None}},
         **speech_overrides(ns),
     }
     if ns.state_dir is not None:

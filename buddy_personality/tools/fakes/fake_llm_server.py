@@ -20,6 +20,13 @@ For tests, benchmarks and `buddy run --demo`: it answers `POST /v1/chat/completi
   connection is closed with no `[DONE]` (a server or proxy that died mid-stream)
 
 Connection refused: `closed_port_url()` gives a URL on a port nobody listens on.
+
+It is also a fake guard model (issue 27 item 4): a chat request whose `model` is
+`guard_model`, and any `POST /v1/moderations`, is answered by the guard script instead
+(`guard_verdict(request) -> "safe" | "unsafe\nS6" | any text`), in `guard_mode`:
+`normal`, `garbage` (a verdict nobody can read), `error500`, `hang` (nothing for
+`hang_s`); after `guard_latency_s`. Guard requests go to `guard_requests` and
+`guard_timings`, never to `requests`, so a test counts the chat model's calls as before.
 Every request body is recorded (`requests`) so tests can inspect what was sent, and every
 chat-completions request gets a `RequestTiming` (`timings`): when the server had it and
 when it finished answering, on `time.monotonic()` (system-wide on Linux, so another
@@ -45,6 +52,11 @@ from typing import Any
 
 MODES = ("normal", "stream", "malformed", "wrong_schema", "slow", "error500", "reject_guided",
          "trickle", "hang", "throttle", "cut")
+GUARD_MODES = ("normal", "garbage", "error500", "hang")
+FAKE_GUARD_MODEL = "fake-guard"
+# Llama Guard codes (cognition/guard_rules.py) -> an OpenAI moderation category, for the
+# /v1/moderations answers of the same script.
+MODERATION_NAMES = {"S6": "violence", "S8": "self-harm/intent", "S7": "illicit"}
 
 DEFAULT_ANSWER: dict[str, Any] = {
     "inner_thought": "The child is sharing something; Buddy should be warm and curious.",
@@ -59,6 +71,35 @@ DEFAULT_ANSWER: dict[str, Any] = {
 }
 
 Responder = Callable[[dict[str, Any]], dict[str, Any]]
+GuardScript = Callable[[dict[str, Any]], str]
+
+
+def guard_text_of(request: dict[str, Any]) -> tuple[str, str | None]:
+    """(child's line, Buddy's reply or None) of a guard request, either backend."""
+    if "input" in request:
+        return str(request.get("input", "")), None
+    msgs = [m for m in request.get("messages", []) if isinstance(m, dict)]
+    child = next((str(m.get("content", "")) for m in msgs if m.get("role") == "user"), "")
+    reply = next((str(m.get("content", "")) for m in msgs if m.get("role") == "assistant"),
+                 None)
+    return child, reply
+
+
+def guard_flags(reply_words: dict[str, str] | None = None,
+                child_words: dict[str, str] | None = None) -> GuardScript:
+    """A guard that calls a reply unsafe when it contains one of `reply_words` (word ->
+    code, e.g. {"outlet": "S6"}) and a child's line when it contains one of
+    `child_words`; safe otherwise. Case-insensitive substrings."""
+    def verdict(request: dict[str, Any]) -> str:
+        child, reply = guard_text_of(request)
+        text, words = (child, child_words or {}) if reply is None else (
+            reply, reply_words or {})
+        if "input" in request:   # /moderations cannot tell whose words they are
+            words = {**(reply_words or {}), **(child_words or {})}
+        codes = [code for word, code in words.items() if word.lower() in text.lower()]
+        return "unsafe\n" + ",".join(dict.fromkeys(codes)) if codes else "safe"
+
+    return verdict
 
 
 @dataclass(slots=True, frozen=True)
@@ -133,8 +174,15 @@ class FakeLlmServer:
         retry_after_s: float = 1.0,
         throttle_count: int = 1,
         throttle_status: int = 429,
+        guard_model: str = FAKE_GUARD_MODEL,
     ) -> None:
         self.set_mode(mode)
+        self.guard_model = guard_model
+        self.guard_mode = "normal"
+        self.guard_verdict: GuardScript = lambda _req: "safe"
+        self.guard_latency_s = 0.0
+        self.guard_requests: list[dict[str, Any]] = []
+        self.guard_timings: list[RequestTiming] = []
         self.responder: Responder = responder or (lambda _req: DEFAULT_ANSWER)
         self.slow_s = slow_s
         self.chunk_chars = max(1, chunk_chars)
@@ -180,7 +228,12 @@ class FakeLlmServer:
         """Back to a clean state between tests that share one server."""
         self.set_mode(mode)
         self.responder = responder or (lambda _req: DEFAULT_ANSWER)
+        self.guard_mode = "normal"
+        self.guard_verdict = lambda _req: "safe"
+        self.guard_latency_s = 0.0
         with self._lock:
+            self.guard_requests.clear()
+            self.guard_timings.clear()
             self.requests.clear()
             self.raw_requests.clear()
             self.timings.clear()
@@ -265,6 +318,16 @@ class FakeLlmServer:
                                               request_index))
             self._timing_added.notify_all()
 
+    def guard_request_list(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self.guard_requests)
+
+    def _record_guard(self, request: dict[str, Any], received_at: float, status: int) -> None:
+        with self._lock:
+            self.guard_requests.append(request)
+            self.guard_timings.append(RequestTiming(received_at, time.monotonic(), status, 0,
+                                                    None))
+
     def _content_for(self, request: dict[str, Any]) -> str:
         if self.mode == "malformed":
             return '{"inner_thought": "oops", "emotion": "happy", "text": "Hel'
@@ -311,16 +374,22 @@ class FakeLlmServer:
             def do_POST(self) -> None:
                 received_at = time.monotonic()
                 self._status, self._chunks, self._index = 0, 0, None
+                self._guard_request = False
                 try:
                     self._post()
                 finally:
-                    if self.path.rstrip("/").endswith("/chat/completions"):
+                    if self.path.rstrip("/").endswith("/chat/completions") and not (
+                            self._guard_request):
                         server._record_timing(received_at, self._status, self._chunks,
                                               self._index)
 
             def _post(self) -> None:
                 length = int(self.headers.get("Content-Length", "0") or 0)
                 raw = self.rfile.read(length) if length else b""
+                moderation = self.path.rstrip("/").endswith("/moderations")
+                if moderation or self._is_guard(raw):
+                    self._guard(raw, moderation)
+                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._send_json(404, {"error": "not found"})
                     return
@@ -358,6 +427,58 @@ class FakeLlmServer:
                         "choices": [{"index": 0, "finish_reason": "stop",
                                      "message": {"role": "assistant", "content": content}}],
                     })
+
+            def _is_guard(self, raw: bytes) -> bool:
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    return False
+                try:
+                    doc = json.loads(raw)
+                except json.JSONDecodeError:
+                    return False
+                return isinstance(doc, dict) and doc.get("model") == server.guard_model
+
+            def _guard(self, raw: bytes, moderation: bool) -> None:
+                """The fake guard model (issue 27 item 4)."""
+                received_at = time.monotonic()
+                self._guard_request = True
+                try:
+                    request = json.loads(raw)
+                except json.JSONDecodeError:
+                    request = {}
+                request = request if isinstance(request, dict) else {}
+                mode, verdict = server.guard_mode, server.guard_verdict(request)
+                if server.guard_latency_s > 0:
+                    server._stopping.wait(server.guard_latency_s)
+                status = 200
+                try:
+                    if mode == "hang":
+                        server._stopping.wait(server.hang_s)
+                        self.close_connection = True
+                        status = 0
+                    elif mode == "error500":
+                        status = 500
+                        self._send_json(500, {"error": {"message": "scripted guard failure"}})
+                    elif moderation:
+                        lines = verdict.splitlines() if mode == "normal" else ["?"]
+                        codes = lines[1].split(",") if len(lines) > 1 else []
+                        cats = {MODERATION_NAMES.get(c.strip(), "harassment"): True
+                                for c in codes}
+                        doc: dict[str, Any] = {"id": "modr-fake", "results": [
+                            {"flagged": lines[0] == "unsafe", "categories": cats}]}
+                        if mode == "garbage":
+                            doc = {"results": "not a list"}
+                        self._send_json(200, doc)
+                    else:
+                        content = verdict if mode == "normal" else (
+                            "I think this conversation is lovely and nothing is wrong.")
+                        self._send_json(200, {
+                            "id": "chatcmpl-guard", "object": "chat.completion",
+                            "model": server.guard_model,
+                            "choices": [{"index": 0, "finish_reason": "stop",
+                                         "message": {"role": "assistant",
+                                                     "content": content}}]})
+                finally:
+                    server._record_guard(request, received_at, status)
 
             def _stream(self, content: str) -> None:
                 keep_alive = server.keep_alive
@@ -430,8 +551,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--mode", choices=MODES, default="normal")
     p.add_argument("--echo", action="store_true", help="answer with the demo echo responder")
+    p.add_argument("--guard-model", default=FAKE_GUARD_MODEL,
+                   help="model name the fake guard answers to (always 'safe')")
+    p.add_argument("--guard-latency", type=float, default=0.0,
+                   help="seconds the fake guard takes per verdict")
     args = p.parse_args(argv)
-    server = FakeLlmServer(args.mode, echo_responder if args.echo else None, port=args.port)
+    server = FakeLlmServer(args.mode, echo_responder if args.echo else None, port=args.port,
+                           guard_model=args.guard_model)
+    server.guard_latency_s = args.guard_latency
     server.start()
     print(server.url, flush=True)
     try:
