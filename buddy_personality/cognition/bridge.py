@@ -60,6 +60,7 @@ from buddy_personality.cognition.reply_gate import (
     Vetting,
     split_sentences,
 )
+from buddy_personality.cognition.session_ids import SessionIds, seeded_session_ids
 from buddy_personality.cognition.speaker import (
     PARENT_ACTION,
     PARENT_RULE,
@@ -290,9 +291,13 @@ class BridgeCore:
         config: BridgeConfig | None = None,
         gate: GateConfig | None = None,
         health: HealthConfig | None = None,
+        session_ids: SessionIds | None = None,
     ) -> None:
         self.config = config or BridgeConfig()
         self.rng = rng
+        # Issue 31 item 2: the node passes unique ids (session_ids.py); the default, drawn
+        # from `rng`, keeps tests, replays and the simulated day deterministic.
+        self._session_ids = session_ids or seeded_session_ids(rng)
         self.gate = CognitionGate(gate)
         self.health = ServerHealth(server_configured, health)
         self.layer0 = Layer0()
@@ -860,7 +865,7 @@ class BridgeCore:
         self.stats.gate[d.reason] = self.stats.gate.get(d.reason, 0) + 1
 
     def _new_session_id(self) -> str:
-        return f"{self.rng.getrandbits(48):012x}"
+        return self._session_ids()
 
     def _set_phase(self, step: Step, phase: int) -> Step:
         sid = self.session.session_id if self.session is not None else ""
