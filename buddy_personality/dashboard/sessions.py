@@ -7,15 +7,14 @@ one JSON file written atomically, pruned to `retention_days` and `max_sessions`.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from buddy_personality.atomic_json import atomic_write_json
 from buddy_personality.dashboard.records import MOOD_CLASS, SessionView
+from buddy_personality.state_files import StateFile, json_object
 
 SCHEMA_VERSION = 1
 MAX_FILE_BYTES = 4 * 1024 * 1024   # a log of 14 days is a few kB; anything larger is not ours
@@ -73,6 +72,8 @@ class SessionLog:
         self._mood: str = "neutral"
         self._mood_since: float = now
         self.load_errors = 0
+        self._file = (StateFile(path, "session log", _parse_log, max_bytes=MAX_FILE_BYTES)
+                      if path is not None else None)
         if path is not None:
             self._load(now)
 
@@ -131,31 +132,22 @@ class SessionLog:
         self.sessions = keep[-self.max_sessions:]
 
     def save(self) -> None:
-        if self.path is None:
+        if self._file is None:
             return
         data = {"version": SCHEMA_VERSION, "sessions": [
             {"session_id": s.session_id, "started": s.started, "ended": s.ended,
              "turns": s.turns, "end_reason": s.end_reason,
              "mood_seconds": {k: round(v, 3) for k, v in s.mood_seconds.items()}}
             for s in self.sessions if s.ended is not None]}
-        atomic_write_json(self.path, data)
+        self._file.save(data)
 
     def _load(self, now: float) -> None:
-        path = self.path
-        assert path is not None
-        if not path.exists():
-            return
-        try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                raise ValueError(f"larger than {MAX_FILE_BYTES} bytes")
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or data.get("version") != SCHEMA_VERSION:
-                raise ValueError("not a version 1 session log")
-            rows = data.get("sessions")
-            if not isinstance(rows, list):
-                raise ValueError("'sessions' is not a list")
-        except (OSError, ValueError) as exc:   # json.JSONDecodeError is a ValueError
-            self._move_aside(path, str(exc))
+        assert self._file is not None
+        rows = self._file.load().value
+        for warning in self._file.warnings:
+            log.warning("%s", warning)
+        self.load_errors += self._file.set_aside
+        if rows is None:
             return
         for row in rows:
             record = _parse_row(row)
@@ -164,18 +156,21 @@ class SessionLog:
                 continue
             self.sessions.append(record)
         if self.load_errors:
-            log.warning("session log %s: %d bad entries dropped, %d kept", path,
+            log.warning("session log %s: %d bad entries dropped, %d kept", self.path,
                         self.load_errors, len(self.sessions))
         self.sessions.sort(key=lambda s: s.started)
         self._prune(now)
 
-    def _move_aside(self, path: Path, why: str) -> None:
-        aside = path.with_name(path.name + ".corrupt")
-        log.warning("session log %s unreadable (%s): moved to %s, starting empty", path, why,
-                    aside)
-        self.load_errors += 1
-        with contextlib.suppress(OSError):
-            path.replace(aside)
+
+def _parse_log(data: Any) -> list[Any]:
+    """The rows of a version 1 session log (each row is checked on its own)."""
+    doc = json_object(data)
+    if doc.get("version") != SCHEMA_VERSION:
+        raise ValueError("not a version 1 session log")
+    rows = doc.get("sessions")
+    if not isinstance(rows, list):
+        raise ValueError("'sessions' is not a list")
+    return rows
 
 
 def _finite(x: object) -> float | None:

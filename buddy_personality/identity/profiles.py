@@ -20,11 +20,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from buddy_personality.state_files import clean_stale_tmp
+from buddy_personality.state_files import StateFile, StateFileRefused
 
 from .enums import ROLES
 from .parent_pin import PinHash
-from .persistence import atomic_write_json, move_aside
 
 # 2 added `parent_pin` (erratum 18); version 1 files (no PIN) are read as they are.
 SCHEMA_VERSION = 2
@@ -109,6 +108,9 @@ class ProfileStore:
         self.path = Path(path) if path is not None else None
         self.warnings: list[str] = []
         self.set_aside = 0    # corrupt files moved aside (diagnostics, issue 14)
+        # issue 31 item 4: no readable generation at start-up; the file is left in place
+        # and never written over (the PIN must not silently vanish)
+        self.unreadable = False
         self.absent = False  # no household file yet (a first run)
         self._profiles: dict[str, Profile] = {}
         self._pin = parent_pin  # in-memory stores only; a file store reads it fresh
@@ -121,21 +123,17 @@ class ProfileStore:
 
     def _load(self) -> None:
         assert self.path is not None
-        if not self.path.exists():
+        state_file = household_file(self.path)
+        loaded = state_file.load()
+        self.warnings.extend(state_file.warnings)
+        self.set_aside = state_file.set_aside
+        self.unreadable = state_file.unreadable
+        model = loaded.value
+        if loaded.generation == "absent":
             # issue 30: a first run has no household yet; that is a hint for the parent
             # (how to add a child), not a warning for the whole session
             self.absent = True
-            return
-        for tmp in clean_stale_tmp(self.path):
-            self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
-        try:
-            model = _read_model(self.path)
-        except (ValidationError, ValueError, OSError) as exc:
-            # DESIGN §5 Persistence: a corrupt file is moved aside, never lost.
-            aside = move_aside(self.path)
-            self.set_aside += 1
-            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            self.warnings.append(f"corrupt household file moved to {aside}: {first}")
+        if model is None:
             return
         ids = [p.user_id for p in model.profiles]
         if len(ids) != len(set(ids)):
@@ -182,12 +180,7 @@ class ProfileStore:
         updated = replace(current, **{field: value})
         profiles = dict(self._profiles)
         profiles[user_id] = updated
-        if self.path is not None:
-            with household_lock(self.path):
-                # Keep the PIN as it is on disk now, not as it was when the node started.
-                write_household(self.path, list(profiles.values()), _pin_on_disk(self.path))
-        self._profiles = profiles
-
+        self._write_all(profiles)
 
     def put(self, profile: Profile) -> None:
         """Add or replace one member (issue 30: a parent's household form; the core calls
@@ -204,7 +197,12 @@ class ProfileStore:
 
     def _write_all(self, profiles: dict[str, Profile]) -> None:
         if self.path is not None:
+            if self.unreadable:
+                raise StateFileRefused(f"household file {self.path} could not be read at "
+                                       "start-up; not writing over it")
             with household_lock(self.path):
+                # Keep the PIN as it is on disk now, not as it was when the node started;
+                # a file that became unreadable is not written over (OSError: refused).
                 write_household(self.path, list(profiles.values()), _pin_on_disk(self.path))
         self._profiles = profiles
 
@@ -222,12 +220,20 @@ def _profile_json(p: Profile) -> dict[str, object]:
     }
 
 
+def household_file(path: Path | str) -> StateFile[_HouseholdModel]:
+    """The household file as a state file (buddy_personality.state_files): size limit,
+    schema, a previous generation; with nothing readable it stays in place (`keep_in_place`)
+    so a lost PIN is an error a parent sees, never a household without a PIN."""
+    return StateFile(path, "household file", _HouseholdModel.model_validate,
+                     max_bytes=MAX_FILE_BYTES, keep_in_place=True, indent=2)
+
+
 def _read_model(path: Path) -> _HouseholdModel:
-    with open(path, "rb") as f:
-        raw = f.read(MAX_FILE_BYTES + 1)
-    if len(raw) > MAX_FILE_BYTES:
-        raise ValueError(f"household file larger than {MAX_FILE_BYTES} bytes")
-    return _HouseholdModel.model_validate_json(raw)
+    """The current file, strictly (raises ValueError when unreadable)."""
+    model = household_file(path).read()
+    if model is None:
+        raise FileNotFoundError(f"no household file at {path}")
+    return model
 
 
 def read_parent_pin(path: Path | str) -> PinHash | None:
@@ -242,8 +248,9 @@ def read_parent_pin(path: Path | str) -> PinHash | None:
 def _pin_on_disk(path: Path) -> PinHash | None:
     try:
         return read_parent_pin(path)
-    except (ValidationError, ValueError, OSError):
-        return None
+    except (ValidationError, ValueError) as exc:
+        raise StateFileRefused(f"household file {path} is unreadable ({exc}); "
+                               "not writing over it") from exc
 
 
 def read_household(path: Path | str) -> tuple[list[Profile], PinHash | None]:
@@ -283,7 +290,7 @@ def write_household(path: Path | str, profiles: list[Profile],
     if parent_pin is not None:
         data["parent_pin"] = parent_pin.to_json()
     _HouseholdModel.model_validate(json.loads(json.dumps(data)))  # never write what we
-    atomic_write_json(path, data, indent=2)                        # could not read back
+    household_file(path).save(data)                                # could not read back
 
 
 def set_parent_pin(path: Path | str, pin_hash: PinHash) -> None:

@@ -7,15 +7,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from buddy_personality.personality.storage import (
-    atomic_write_json,
-    clean_stale_tmp,
-    move_aside,
-    read_json_object,
-)
-from buddy_personality.state_files import finite, validation_reason
+from buddy_personality.state_files import Loaded, StateFile, finite
 
 
 @dataclass(slots=True)
@@ -128,6 +122,9 @@ def lower_limits_check(session_now: float, daily_now: float, session_s: float | 
                     "(it goes back to the usual limit at midnight)")
     return None
 SECONDS_PER_DAY = 86400.0
+# spec 002 §9.3 RS-2 fail-safe: a day whose counter was lost counts as this much talk,
+# at least any daily limit (a limit is a number of seconds of one day).
+USED_UP_S = SECONDS_PER_DAY
 
 
 def local_day(now: float, utc_offset_s: float) -> int:
@@ -153,7 +150,7 @@ class UsageCounter:
 
     __slots__ = (
         "_dirty_s",
-        "_path",
+        "_file",
         "counted_until",
         "daily_s",
         "day",
@@ -163,12 +160,14 @@ class UsageCounter:
         "save_due",
         "session_s",
         "set_aside",
+        "unreadable_today",
         "utc_offset_s",
         "warnings",
     )
 
     def __init__(self, path: Path | None, utc_offset_s: float, now: float) -> None:
-        self._path = path
+        self._file = (StateFile(path, "usage file", UsageFile.model_validate)
+                      if path is not None else None)
         self.utc_offset_s = utc_offset_s
         self.day = local_day(now, utc_offset_s)
         self.daily_s = 0.0
@@ -182,46 +181,49 @@ class UsageCounter:
         self.save_due = False
         self.warnings: list[str] = []
         self.set_aside = 0    # corrupt files moved aside (diagnostics, issue 14)
+        self.unreadable_today = False  # RS-2 counted as used up: today's counter was lost
         self._load(now)
 
     def _load(self, now: float) -> None:
-        if self._path is None:
+        if self._file is None:
             return
-        for tmp in clean_stale_tmp(self._path):
-            self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
-        try:
-            data = read_json_object(self._path)
-            if data is None:
-                return
-            try:
-                parsed = UsageFile.model_validate(data)
-            except ValidationError as err:
-                raise ValueError(validation_reason(err)) from None
-            day = parsed.local_day
-            daily = parsed.daily_conversation_s
-            boot = parsed.last_boot_local_day
-        except (ValueError, KeyError, TypeError) as exc:
-            self.set_aside += 1
-            try:
-                aside = f"moved to {move_aside(self._path, now)}"
-            except OSError as err:
-                aside = f"could not move it aside: {err}"
-            self.warnings.append(f"usage file {self._path} corrupt ({exc}); {aside}")
-            return
-        self.last_boot_day = int(boot) if boot is not None else None
-        if day == self.day:
-            self.daily_s = daily
-            self.counted_until = parsed.counted_until
-            self.lowered_session_s = parsed.lowered_session_limit_s
-            self.lowered_daily_s = parsed.lowered_daily_limit_s
+        loaded = self._file.load()
+        self.warnings.extend(self._file.warnings)
+        self.set_aside = self._file.set_aside
+        parsed = loaded.value
+        if parsed is not None:
+            self.last_boot_day = parsed.last_boot_local_day
+            if parsed.local_day == self.day:
+                self.daily_s = parsed.daily_conversation_s
+                self.counted_until = parsed.counted_until
+                self.lowered_session_s = parsed.lowered_session_limit_s
+                self.lowered_daily_s = parsed.lowered_daily_limit_s
+        if self._today_unknown(loaded):
+            # spec 002 §9.3 RS-2, issue 31 item 4: fail towards the child's limit. A counter
+            # that may have been today's and cannot be read counts as used up; never as 0.
+            self.daily_s = max(self.daily_s, USED_UP_S)
+            self.unreadable_today = True
+            self.warnings.append(
+                "RS-2: today's conversation counter could not be read and no good "
+                "generation of today's is left; today counts as used up (it resets at "
+                "local midnight)")
+
+    def _today_unknown(self, loaded: Loaded[UsageFile]) -> bool:
+        """An unreadable generation could hold today's counter, and the value in hand is
+        not today's: its day is unknown, so it may be today (a file written today, or
+        with a future or unknown time)."""
+        if loaded.value is not None and loaded.value.local_day == self.day:
+            return False  # today's last good value is known: used up to it (the rule)
+        return any(math.isnan(m) or local_day(m, self.utc_offset_s) >= self.day
+                   for m in loaded.unreadable_mtimes)
 
     def save(self, counted_until: float | None = None) -> None:
         """Write the counter; `counted_until` is the engine time it covers up to."""
         self._dirty_s = 0.0
         self.save_due = False
-        if self._path is None:
+        if self._file is None:
             return
-        atomic_write_json(self._path, {
+        self._file.save({
             "counted_until": counted_until,
             "version": USAGE_SCHEMA_VERSION,
             "local_day": self.day,
@@ -230,6 +232,7 @@ class UsageCounter:
             "lowered_session_limit_s": self.lowered_session_s,
             "lowered_daily_limit_s": self.lowered_daily_s,
         })
+        self.set_aside = self._file.set_aside
 
     def roll_day(self, now: float) -> bool:
         """Reset the daily counter at local midnight. True when the day changed."""
@@ -238,6 +241,7 @@ class UsageCounter:
             return False
         self.day = day
         self.daily_s = 0.0
+        self.unreadable_today = False
         # issue 16: a parent lowers the limits for today; the RS-2 daily reset ends that
         self.lowered_session_s = None
         self.lowered_daily_s = None

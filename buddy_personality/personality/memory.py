@@ -11,13 +11,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
-from buddy_personality.personality.storage import (
+from buddy_personality.state_files import (
+    StateFile,
     atomic_write_json,
-    clean_stale_tmp,
-    move_aside,
-    read_json_object,
+    finite,
+    validation_reason,
 )
-from buddy_personality.state_files import finite, validation_reason
 
 SCHEMA_VERSION = 1
 MAX_ENTRIES = 50  # spec 002 §8.4
@@ -169,6 +168,8 @@ class MemoryStore:
 
     def __init__(self, path: Path | None, now: float) -> None:
         self._path = path
+        self._file = (StateFile(path, "memory file", StoredMemory.model_validate)
+                      if path is not None else None)
         self._entries: dict[str, MemoryEntry] = {}
         self.session_count = 0
         self.total_conversation_s = 0.0
@@ -275,7 +276,7 @@ class MemoryStore:
         self.session_count = 0
         self.total_conversation_s = 0.0
         self.version += 1
-        self.save()
+        self.save(forgetting=True)
 
     def forget_user(self, user: str) -> ForgetUserResult:
         """Forget one household user (issue 16, parent command forget_child): remove the
@@ -294,42 +295,32 @@ class MemoryStore:
                 removed.append(tag)
         if removed or kept:
             self.version += 1
-        self.save()
+        self.save(forgetting=True)
         return ForgetUserResult(tuple(removed), tuple(kept))
 
     # -- persistence -------------------------------------------------------------------
-    def save(self) -> None:
-        if self._path is None:
+    def save(self, forgetting: bool = False) -> None:
+        """Write the store (keeping the file it replaces as the previous generation);
+        `forgetting`: a forget (spec 002 §8.5), so no copy of the old store stays."""
+        if self._file is None:
             return
-        atomic_write_json(self._path, {
+        self._file.save({
             "version": SCHEMA_VERSION,
             "entries": [asdict(e) for e in self._entries.values()],
             "session_count": self.session_count,
             "total_conversation_s": self.total_conversation_s,
             "created_ts": self.created_ts,
         })
+        if forgetting:
+            self._file.drop_previous()
 
     def _load(self, now: float) -> None:
-        if self._path is None:
+        if self._file is None:
             return
-        for tmp in clean_stale_tmp(self._path):
-            self.warnings.append(f"removed {tmp.name}, left by an interrupted write")
-        try:
-            data = read_json_object(self._path)
-            if data is None:
-                return
-            try:
-                stored = StoredMemory.model_validate(data)
-            except ValidationError as err:
-                raise ValueError(validation_reason(err)) from None
-        except (ValueError, KeyError, TypeError) as exc:
-            self.set_aside += 1
-            try:
-                aside = f"moved to {move_aside(self._path, now)}"
-            except OSError as err:
-                aside = f"could not move it aside: {err}"
-            self.warnings.append(
-                f"memory file {self._path} is corrupt ({exc}); {aside}; starting empty")
+        stored = self._file.load().value
+        self.warnings.extend(self._file.warnings)
+        self.set_aside = self._file.set_aside
+        if stored is None:
             return
         entries, bad = self._parse(stored.entries)
         self._entries = {e.tag: e for e in entries}

@@ -16,15 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from buddy_personality.personality.storage import (
-    atomic_write_json,
-    clean_stale_tmp,
-    move_aside,
-    read_json_object,
-)
-from buddy_personality.state_files import finite, validation_reason
+from buddy_personality.state_files import StateFile, finite
 
 SESSION_RESUME_MAX_S = 60.0   # a session saved longer ago than this is not resumed
 AFFECT_RESUME_MAX_S = 6 * 3600.0  # after this, affect is back at baseline anyway
@@ -50,25 +44,17 @@ class ResumeState(BaseModel):
     last_end_reason: str = Field(default="", max_length=64)
 
 
+def _state_file(path: Path) -> StateFile[ResumeState]:
+    return StateFile(path, "personality state file", ResumeState.model_validate)
+
+
 def load_resume(path: Path, now: float, warnings: list[str]) -> ResumeState | None:
     """The saved state if present, valid and not from the future; None otherwise. A bad
-    file is moved aside with a warning, like every state file."""
-    for tmp in clean_stale_tmp(path):
-        warnings.append(f"removed {tmp.name}, left by an interrupted write")
-    try:
-        data = read_json_object(path)
-        if data is None:
-            return None
-        try:
-            state = ResumeState.model_validate(data)
-        except ValidationError as err:
-            raise ValueError(validation_reason(err)) from None
-    except (ValueError, TypeError) as exc:
-        try:
-            aside = f"moved to {move_aside(path, now)}"
-        except OSError as err:
-            aside = f"could not move it aside: {err}"
-        warnings.append(f"personality state file {path} is corrupt ({exc}); {aside}")
+    file is quarantined and the previous generation used, like every state file."""
+    state_file = _state_file(path)
+    state = state_file.load().value
+    warnings.extend(state_file.warnings)
+    if state is None:
         return None
     if state.saved_at > now + 1.0 or now - state.saved_at > AFFECT_RESUME_MAX_S:
         return None  # a clock jump, or too old to matter
@@ -76,4 +62,4 @@ def load_resume(path: Path, now: float, warnings: list[str]) -> ResumeState | No
 
 
 def save_resume(path: Path, state: ResumeState) -> None:
-    atomic_write_json(path, state.model_dump())
+    _state_file(path).save(state.model_dump())

@@ -73,7 +73,7 @@ def write_bad(path: Path, kind: str, variant: str, tmp: Path) -> int:
 
 
 LOG = {"memory": r"memory file .* is corrupt", "usage": r"usage file .* corrupt",
-       "household": r"corrupt household file moved to"}
+       "household": r"household file .* corrupt .* left in place"}
 
 
 def test_every_state_file_bad_in_every_way_the_nodes_start_and_say_so(
@@ -109,14 +109,61 @@ def test_every_state_file_bad_in_every_way_the_nodes_start_and_say_so(
             assert proc.popen.poll() is None
             assert diag.of(status)[key] == "1", (kind, variants[kind], diag.of(status))
             assert log_has(proc, LOG[kind]), (kind, variants[kind], proc.output())
-            # moved aside whole: nothing the file held is lost
+            # moved aside whole: nothing the file held is lost; the household file, with
+            # no readable generation, stays where it is (issue 31 item 4: its PIN)
             aside = [p for p in files[kind].parent.iterdir()
                      if p.name.startswith(files[kind].name + ".corrupt-")]
+            if kind == "household":
+                aside = [files[kind]]
             assert len(aside) == 1 and aside[0].stat().st_size == sizes[kind], aside
             if variants[kind] == "100_MB":   # refused by its size, never read whole
                 rss = ProcStat(proc.popen.pid).rss_mb()
                 print(f"\n{kind} 100 MB: {proc.argv[0].rsplit('/', 1)[-1]} RSS {rss:.0f} MB")
                 assert rss < 200
+
+
+# --- the previous generation (issue 31 item 4) -------------------------------------------
+
+def test_the_nodes_fall_back_to_the_previous_generation_or_leave_the_household_alone(
+        mros, mproc, module_dir: Path) -> None:
+    """The deployed processes: a corrupt usage file with a good previous generation is
+    quarantined and the previous one used (RS-2 never restarts at 0, spec 002 §9.3); a
+    household file with no readable generation stays in place, byte for byte, and the
+    identity node says so and keeps running (the PIN is not silently dropped)."""
+    from buddy_personality.identity.profiles import Profile, write_household
+
+    d = module_dir / "generations"
+    d.mkdir()
+    usage, household = d / "personality_usage.json", d / "household.json"
+    now = time.time()
+    offset = float(time.localtime().tm_gmtoff)
+    for seconds in (1500.0, 1505.0):
+        counter = UsageCounter(usage, offset, now)
+        counter.daily_s = seconds
+        counter.save(counted_until=now)
+    usage.write_text('{"version": 1, "local_day": ')
+    write_household(household, [Profile("anna", "Anna", "parent")])
+    write_household(household, [Profile("anna", "Anna", "parent")])
+    household.write_text("{not json")
+    household.with_name("household.json.prev").write_text("[]")
+    ns = f"{mros.namespace}_gen"
+    pers = mproc("personality_node", ros_args=[
+        "-r", f"__ns:={ns}", "-p", f"memory_path:={d / 'personality_memory.json'}",
+        "-p", f"usage_path:={usage}"])
+    ident = mproc("identity_node", ros_args=[
+        "-r", f"__ns:={ns}", "-p", f"profiles_path:={household}"])
+    diag = Diagnostics(mros)
+    for proc, name, key in ((pers, f"{ns}/personality", "state_files.set_aside.usage"),
+                            (ident, f"{ns}/identity", "state_files.set_aside.household")):
+        status = name.lstrip("/")
+        assert mros.spin_until(lambda s=status, k=key: diag.of(s).get(k) is not None, 40), \
+            proc.output()[-2000:]
+        assert diag.of(status)[key] == "1" and proc.popen.poll() is None
+    assert log_has(pers, r"usage file .* corrupt .* using the previous generation")
+    assert json.loads(usage.read_text())["daily_conversation_s"] >= 1500.0   # restored
+    assert log_has(ident, r"household file .* left in place")
+    assert household.read_text() == "{not json"
+    assert household.with_name("household.json.prev").read_text() == "[]"
 
 
 # --- the writer killed mid-write ------------------------------------------------------

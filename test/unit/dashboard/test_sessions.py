@@ -63,7 +63,24 @@ def test_a_corrupt_file_is_moved_aside(tmp_path) -> None:
     path = tmp_path / "s.json"
     path.write_text("{not json")
     log = SessionLog(path, now=0.0)
-    assert log.sessions == [] and (tmp_path / "s.json.corrupt").exists()
+    (aside,) = tmp_path.glob("s.json.corrupt-*")
+    assert log.sessions == [] and aside.read_text() == "{not json"
+
+
+def test_a_corrupt_file_falls_back_to_the_previous_generation(tmp_path) -> None:
+    """Issue 31 item 4: the previous good generation is kept and used; the bad file is
+    quarantined and counted (DESIGN §5 Persistence)."""
+    path = tmp_path / "s.json"
+    log = SessionLog(path, now=0.0)
+    log.on_started("s1", 100.0)
+    log.on_ended("s1", "goodbye", 3, 160.0)       # saved
+    log.on_started("s2", 200.0)
+    log.on_ended("s2", "goodbye", 4, 260.0)       # saved again: s1 alone is the previous
+    path.write_text('{"version": 1, "sessions": [')
+    again = SessionLog(path, now=300.0)
+    assert [s.session_id for s in again.sessions] == ["s1"]
+    assert again.load_errors == 1
+    assert len(list(tmp_path.glob("s.json.corrupt-*"))) == 1
 
 
 def test_bad_entries_are_dropped_and_good_ones_kept(tmp_path) -> None:

@@ -23,13 +23,15 @@ def test_file_has_schema_version_and_round_trips(household_path: Path) -> None:
     assert store.get("dad") == next(p for p in HOUSEHOLD if p.user_id == "dad")
 
 
-def test_corrupt_file_is_moved_aside_and_store_starts_empty(tmp_path: Path) -> None:
+def test_corrupt_file_without_a_previous_generation_stays_and_the_store_starts_empty(
+        tmp_path: Path) -> None:
+    """Issue 31 item 4: no readable generation, so the file stays where it is (a PIN in it
+    must not vanish) and the store writes nothing over it."""
     path = tmp_path / "household.json"
     path.write_text("{not json")
     store = ProfileStore(path)
-    assert store.user_ids() == [] and store.warnings
-    aside = list(tmp_path.glob("household.json.corrupt-*"))
-    assert len(aside) == 1 and aside[0].read_text() == "{not json"
+    assert store.user_ids() == [] and store.warnings and store.unreadable
+    assert path.read_text() == "{not json" and store.set_aside == 1
 
 
 def test_wrong_schema_version_is_not_read(tmp_path: Path) -> None:
@@ -42,7 +44,9 @@ def test_write_is_atomic_and_leaves_no_temp_files(tmp_path: Path) -> None:
     path = tmp_path / "h.json"
     write_household(path, HOUSEHOLD)
     write_household(path, HOUSEHOLD[:2])
-    assert sorted(os.listdir(tmp_path)) == ["h.json"]
+    assert sorted(os.listdir(tmp_path)) == ["h.json", "h.json.prev"]   # issue 31 item 4
+    assert len(json.loads((tmp_path / "h.json.prev").read_text())["profiles"]) == \
+        len(HOUSEHOLD)
     assert len(json.loads(path.read_text())["profiles"]) == 2
 
 
@@ -135,14 +139,14 @@ def test_invalid_values_are_rejected_in_validation(core, field, value) -> None:
 
 
 def test_failed_write_changes_nothing(core, household_path, monkeypatch) -> None:
-    from buddy_personality.identity import persistence
+    from buddy_personality import state_files
 
     def disk_full(*_a: object) -> None:
         raise OSError(28, "No space left on device")
 
     confirm(core, "mia")
     before = household_path.read_bytes()
-    monkeypatch.setattr(persistence.os, "replace", disk_full)
+    monkeypatch.setattr(state_files.os, "replace", disk_full)
     out = core.request_profile_update(A.REQUEST, "mia", "mia", "name", "Mimi", 2, parent=PARENT)
     monkeypatch.undo()
     assert "nothing changed" in out.reply.message

@@ -65,7 +65,9 @@ def test_wrong_shape_usage_file_is_moved_aside_not_a_crash(tmp_path: Path,
     path = tmp_path / "usage.json"
     path.write_text(content)
     engine = make_engine(usage_path=path)
-    assert engine.usage.daily_s == 0.0 and engine.usage.last_boot_day is None
+    # issue 31 item 4: unreadable today counts as used up (spec 002 §9.3 RS-2), never 0
+    assert engine.usage.daily_s >= engine.daily_limit_s
+    assert engine.usage.last_boot_day is None
     assert any("corrupt" in w for w in engine.warnings)
     assert [p.read_text() for p in tmp_path.glob("usage.json.corrupt-*")] == [content]
 
@@ -86,13 +88,15 @@ def test_wrong_shape_greeting_log_is_moved_aside_not_a_crash(tmp_path: Path,
     json.dumps({"schema_version": 1, "profiles": [{"user_id": "u1", "name": 7,
                                                    "role": "child"}]}),
 ])
-def test_wrong_shape_household_file_is_moved_aside_not_a_crash(tmp_path: Path,
-                                                               content: str) -> None:
+def test_wrong_shape_household_file_is_left_in_place_not_a_crash(tmp_path: Path,
+                                                                 content: str) -> None:
+    """Issue 31 item 4: with no readable generation the household file stays as it is
+    (the PIN in it must not vanish) and nothing is written over it."""
     path = tmp_path / "household.json"
     path.write_text(content)
     household = ProfileStore(path)
-    assert household.user_ids() == [] and household.warnings
-    assert not path.exists()
+    assert household.user_ids() == [] and household.warnings and household.unreadable
+    assert path.read_text() == content
 
 
 def test_one_bad_memory_entry_keeps_the_good_ones(tmp_path: Path) -> None:
