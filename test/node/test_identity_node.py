@@ -507,3 +507,29 @@ def test_a_first_run_without_children_is_a_hint_not_a_warning(ros, tmp_path: Pat
     s = status()
     assert s.level == DiagnosticStatus.OK, s.message
     assert "buddy parent add-child" in s.message
+
+
+@pytest.mark.slow
+def test_buddy_parent_adds_and_removes_a_child(ros, node, household) -> None:
+    """Issue 30: `buddy parent add-child` / `remove-child` with the PIN, through the
+    identity node; the options may follow the command."""
+    forgotten: list[str] = []
+
+    def forget(req: ForgetUser.Request, res: ForgetUser.Response) -> ForgetUser.Response:
+        forgotten.append(req.user_id)
+        res.success, res.message = True, "forgot 0 memories"
+        return res
+
+    ros.probe.create_service(ForgetUser, "personality/forget_user", forget)
+    five = _years_ago(dt.date.today(), 5).isoformat()
+    added = _buddy_parent(ros, "add-child", "Noah", "--birthdate", five,
+                          "--household", str(household))
+    assert added.returncode == 0, added.stderr
+    assert "noah" in [p.user_id for p in read_household(household)[0]]
+    bad = _buddy_parent(ros, "add-child", "Noah2")
+    assert bad.returncode == 1 and "not a name" in bad.stderr
+    removed = _buddy_parent(ros, "remove-child", "Noah", "--yes",
+                            "--household", str(household))
+    assert removed.returncode == 0, removed.stderr
+    assert forgotten == ["noah"]
+    assert "noah" not in [p.user_id for p in read_household(household)[0]]
