@@ -52,11 +52,29 @@ DATA = REPO / "test" / "data" / "safety"
 REPLY_TIMEOUT_S = 5.0
 
 
+# Text-only rounds timed too (issue 27): their lines are longer, several sentences, and
+# the rules by concept read a line sentence by sentence. Round 7 stays out: it is the
+# held-out figure, never looked at while the rules are tuned.
+TIMED_ROUNDS = ("round1", "round2", "round3", "round4", "round5", "round6")
+
+
+def _wrapped(text: str) -> dict[str, Any]:
+    return {"reply": {"inner_thought": "Answer the child simply.", "emotion": "happy",
+                      "intensity": 0.5, "mood_reason": "talking with the child",
+                      "emotional_arc": "stable", "child_affect": "neutral", "text": text,
+                      "gestures": [], "memory_tags": []}}
+
+
 def corpus() -> list[dict[str, Any]]:
     """Unsafe and benign corpus entries interleaved (one unsafe after two benign)."""
     def load(name: str) -> list[dict[str, Any]]:
-        return [json.loads(x) for x in (DATA / name).read_text().splitlines() if x.strip()]
+        return [d for d in (json.loads(x) for x in (DATA / name).read_text().splitlines()
+                            if x.strip()) if "note" not in d]
     unsafe, benign = load("unsafe_replies.jsonl"), load("benign_replies.jsonl")
+    for r in TIMED_ROUNDS:
+        rows = load(f"{r}/replies.jsonl")
+        unsafe += [_wrapped(d["text"]) for d in rows if d["expect"] == "refuse"]
+        benign += [_wrapped(d["text"]) for d in rows if d["expect"] == "speak"]
     out: list[dict[str, Any]] = []
     u = iter(unsafe)
     for i, b in enumerate(benign):

@@ -64,7 +64,7 @@ ACT = "(" + "|".join(sorted({w for acts in ACTS.values()
                             for w in acts.strip("()").split("|")})) + ")"
 OPENERS = ("(so|now|just|then|and|okay|ok|sure|yes|please|quick|quickly|first|next|oh|ooh|"
            "hey|go ahead and|go on and|go on|come on and|come on|go and|go|why not|maybe|"
-           "try and|)")
+           "try and)")
 OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are allowed to|"
           "you are big enough to|big enough to|old enough to|feel free to|try to|try|let us|"
           "i bet you can|see if you can|see how long you can|see how many|how about you|"
@@ -76,7 +76,7 @@ OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are al
 def invited(acts: str) -> tuple[str, ...]:
     """An invitation to do one of `acts`: an imperative at the start of a clause, or a
     frame that offers it ("you can ...", "let's ...", "it's fun to ...")."""
-    return (f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}")
+    return (f"^ {acts}", f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}")
 
 
 LEXICONS: dict[str, tuple[str, ...]] = {
@@ -191,7 +191,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
     "GROWN_UP_HELPS": (
         f"(ask|asks|asking|tell|tells|telling|get|fetch|call|find|show|give|hand|wait for|"
         f"with|for|by|from) (them|it|those|that|) (to|) (a|an|your|the|) {GROWN}",
-        f"(a|an|your|the|only|) {GROWN} (can|could|will|would|should|does|do|did|helps|help|"
+        f"{GROWN} (can|could|will|would|should|does|do|did|helps|help|"
         f"is|are|stays|keeps|gives|give|fills|fill|watches|watch|watching|plugs|lights|light|"
         f"changes|uses|use|knows|know|decides|says|handles|handle|reaches|opens|open|cuts|"
         f"cut|cooks|cook|holds|hold|puts|takes|lifts|supervises|right there|nearby|close by|"

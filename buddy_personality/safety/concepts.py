@@ -25,12 +25,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from buddy_personality.safety.words import Line, PatternSet, line_of
+from buddy_personality.safety.words import Line, PatternSet, anchor_words, read_line
 
 QUESTION = "QUESTION"
-# A sentence ends at . ! ? ; : unless the dot sits inside a number ("0.6").
-_SENTENCE = re.compile(r"[^.!?;:]*(?:\d\.\d[^.!?;:]*)*(?:[.!?;:]+|$)")
-_CLAUSE = re.compile(r",|\s[-–—]+\s|[–—()]|\.\.\.")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -63,17 +60,8 @@ class _Sentence:
     line: Line
     question: bool
     masked: dict[tuple[str, ...], str]
-
-
-def sentences(text: str) -> list[tuple[str, bool]]:
-    """(sentence with its clause boundaries as dots, is it a question) for each sentence."""
-    out = []
-    for m in _SENTENCE.finditer(text):
-        s = m.group(0)
-        if not s.strip(" .!?;:"):
-            continue
-        out.append((_CLAUSE.sub(" . ", s), "?" in s[-3:]))
-    return out
+    seen: dict[tuple[str, tuple[str, ...]], bool]     # (lexicon, masks) -> found
+    maybe: set[str]     # lexicons a pattern of which starts with a word of the sentence
 
 
 class ConceptRules:
@@ -86,6 +74,20 @@ class ConceptRules:
                 if name != QUESTION and name not in lexicons:
                     raise KeyError(f"combo {c.rule_id} {c.what!r}: no lexicon {name!r}")
         self.lexicons = {name: PatternSet.of(p) for name, p in lexicons.items()}
+        # word -> the lexicons with a pattern starting with it: a sentence is searched only
+        # for the lexicons its words can start (the guard runs on every spoken line).
+        # Each pattern is indexed by its least common needed words (`anchor_words`).
+        index: dict[str, set[str]] = {}
+        anywhere: set[str] = set()
+        for name, patterns in lexicons.items():
+            for p in patterns:
+                anchors = anchor_words(p)
+                if anchors is None:
+                    anywhere.add(name)
+                for w in anchors or ():
+                    index.setdefault(w, set()).add(name)
+        self._index = {w: frozenset(names) for w, names in index.items()}
+        self._anywhere = frozenset(anywhere)
         self.combos = combos
         self._by_rule: dict[str, tuple[Combo, ...]] = {}
         for c in combos:
@@ -96,9 +98,21 @@ class ConceptRules:
         return frozenset(self._by_rule)
 
     def _has(self, s: _Sentence, name: str, masks: tuple[str, ...]) -> bool:
+        if name not in s.maybe:
+            return False
         if name == QUESTION:
-            return s.question
-        return self.lexicons[name].search(self._text(s, masks), None if masks else s.line)
+            return True
+        key = (name, masks)
+        found = s.seen.get(key)
+        if found is None:
+            lexicon = self.lexicons[name]
+            # Masking only blanks words: what the plain sentence lacks, the masked one
+            # lacks too, and the plain search is the fast one (anchored on first words).
+            found = lexicon.search(s.line.text, s.line)
+            if found and masks:
+                found = lexicon.search(self._text(s, masks))
+            s.seen[key] = found
+        return found
 
     def _text(self, s: _Sentence, masks: tuple[str, ...]) -> str:
         if not masks:
@@ -113,7 +127,21 @@ class ConceptRules:
 
     def read(self, text: str) -> list[_Sentence]:
         """The sentences of `text` as the combos look at them (read once per line)."""
-        return [_Sentence(line_of(raw), question, {}) for raw, question in sentences(text)]
+        return self.read_sentences(read_line(text)[1])
+
+    def read_sentences(self, lines: list[tuple[Line, bool]]) -> list[_Sentence]:
+        out = []
+        index = self._index
+        for line, question in lines:
+            maybe = set(self._anywhere)
+            for w in line.words:
+                names = index.get(w)
+                if names is not None:
+                    maybe |= names
+            if question:
+                maybe.add(QUESTION)
+            out.append(_Sentence(line, question, {}, {}, maybe))
+        return out
 
     def check(self, text: str, rule_id: str | None = None,
               read: list[_Sentence] | None = None) -> ConceptHit | None:
@@ -121,15 +149,24 @@ class ConceptRules:
         combos = self.combos if rule_id is None else self._by_rule.get(rule_id, ())
         if not combos:
             return None
+        has = self._has
         for s in self.read(text) if read is None else read:
             for c in combos:
-                if not all(self._has(s, n, c.masks) for n in c.all_of):
-                    continue
-                if c.any_of and not any(self._has(s, n, c.masks) for n in c.any_of):
-                    continue
-                if any(self._has(s, n, c.none_masks) for n in c.none_of):
-                    continue
-                return self._hit(c, s)
+                for n in c.all_of:
+                    if not has(s, n, c.masks):
+                        break
+                else:
+                    if c.any_of:
+                        for n in c.any_of:
+                            if has(s, n, c.masks):
+                                break
+                        else:
+                            continue
+                    for n in c.none_of:
+                        if has(s, n, c.none_masks):
+                            break
+                    else:
+                        return self._hit(c, s)
         return None
 
     def _hit(self, c: Combo, s: _Sentence) -> ConceptHit:

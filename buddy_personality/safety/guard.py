@@ -17,7 +17,7 @@ from buddy_personality.safety.output_rules import (
     GuardRule,
 )
 from buddy_personality.safety.rules import Matcher
-from buddy_personality.safety.words import line_of
+from buddy_personality.safety.words import read_line
 
 # A line that cannot even be checked sensibly (a broken server's wall of text) is longer
 # than anything Buddy says (schema caps text at 400 characters).
@@ -58,8 +58,8 @@ class OutputGuard:
         if markup is not None:
             return Verdict(False, self._markup_line, RAW_MARKUP_RULE, RAW_MARKUP_CHARS,
                            markup.group(0))
-        line = line_of(text)
-        read = self._concepts.read(text)
+        line, sentences = read_line(text)
+        read = self._concepts.read_sentences(sentences)
         for matcher, replacement in self._rules:
             hit = matcher.match(line)
             if hit is not None:

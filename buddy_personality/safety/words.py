@@ -78,8 +78,7 @@ def clean_text(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
 
 
-def normalise(text: str) -> tuple[str, ...]:
-    """The words of `text`, lower case, contractions expanded, sentence ends as `.`."""
+def _prepared(text: str) -> str:
     if text.isascii():   # the common case: no accents, look-alikes or invisible characters
         text = _CONTROL.sub(" ", text).lower().replace("`", "'")
     else:
@@ -87,20 +86,29 @@ def normalise(text: str) -> tuple[str, ...]:
         text = unicodedata.normalize("NFKD", text)
         text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
         text = text.translate(_CONFUSABLES)
-    text = _DECIMAL.sub(r"\1 point \2", text)   # "0.6" stays one number, not two sentences
+    return _DECIMAL.sub(r"\1 point \2", text)   # "0.6" stays one number, not two sentences
+
+
+def _word(tok: str, out: list[str]) -> None:
+    expanded = CONTRACTIONS.get(tok)
+    if expanded is not None:
+        out.extend(expanded.split())
+    elif "'" in tok:
+        out.append(tok.partition("'")[0])   # possessive and other clitics: "mommy's" -> mommy
+    else:
+        out.append(tok)
+
+
+def normalise(text: str) -> tuple[str, ...]:
+    """The words of `text`, lower case, contractions expanded, sentence ends as `.`."""
+    text = _prepared(text)
     out: list[str] = []
     for tok in _TOKEN.findall(text):
         if tok[0] in ".!?;:":
             if out and out[-1] != BOUNDARY:
                 out.append(BOUNDARY)
             continue
-        expanded = CONTRACTIONS.get(tok)
-        if expanded is not None:
-            out.extend(expanded.split())
-        elif "'" in tok:
-            out.append(tok.split("'")[0])   # possessive and other clitics: "mommy's" -> mommy
-        else:
-            out.append(tok)
+        _word(tok, out)
     while out and out[-1] == BOUNDARY:
         out.pop()
     return tuple(out)
@@ -120,17 +128,67 @@ class Line:
     text: str
     words: frozenset[str]
     starts: tuple[tuple[str, int], ...]
+    positions: dict[str, tuple[int, ...]]    # each word -> the offsets where it stands
 
 
 def line_of(text: str) -> Line:
-    words = normalise(text)
+    return _line(normalise(text))
+
+
+# Clause breaks inside a sentence (commas, dashes between spaces, brackets), for the rules
+# by concept (`safety/concepts.py`), which read a line sentence by sentence.
+_MARKED_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.!?;:]+|,|(?<=\s)[-\u2013\u2014]+(?=\s)|"
+                           r"[\u2013\u2014()]")
+
+
+def _tidy(words: list[str]) -> list[str]:
+    out: list[str] = []
+    for w in words:
+        if w == BOUNDARY and (not out or out[-1] == BOUNDARY):
+            continue
+        out.append(w)
+    while out and out[-1] == BOUNDARY:
+        out.pop()
+    return out
+
+
+def read_line(text: str) -> tuple[Line, list[tuple[Line, bool]]]:
+    """The `Line` of `text` (as `line_of` gives it) and, normalised once, the `Line` of
+    each of its sentences with its clause breaks as boundaries, and whether that sentence
+    is a question (it ends with `?`)."""
+    whole: list[str] = []
+    sentence: list[str] = []
+    sentences: list[tuple[Line, bool]] = []
+    for tok in _MARKED_TOKEN.findall(_prepared(text)):
+        c = tok[0]
+        if c in ".!?;:":
+            whole.append(BOUNDARY)
+            words = _tidy(sentence)
+            if words:
+                sentences.append((_line(tuple(words)), "?" in tok))
+            sentence = []
+        elif c in ",-()\u2013\u2014":
+            sentence.append(BOUNDARY)
+        else:
+            n = len(whole)
+            _word(tok, whole)
+            sentence.extend(whole[n:])
+    words = _tidy(sentence)
+    if words:
+        sentences.append((_line(tuple(words)), False))
+    return _line(tuple(_tidy(whole))), sentences
+
+
+def _line(words: tuple[str, ...]) -> Line:
     starts: list[tuple[str, int]] = []
+    positions: dict[str, tuple[int, ...]] = {}
     pos = 1                                  # the space after the leading "."
     for w in words:
         if w != BOUNDARY:
             starts.append((w, pos))
+            positions[w] = (*positions.get(w, ()), pos)
         pos += 1 + len(w)
-    return Line(joined(words), frozenset(words), tuple(starts))
+    return Line(joined(words), frozenset(words), tuple(starts), positions)
 
 
 class PatternError(ValueError):
@@ -235,6 +293,66 @@ def first_words(pattern: str) -> frozenset[str] | None:
     return frozenset(normalise(alt)[0] for alt in tok.split("|"))
 
 
+# Words so common that a pattern needing one of them says little about a line.
+COMMON_WORDS = frozenset((
+    "i", "you", "me", "my", "your", "we", "us", "our", "it", "is", "are", "am", "was", "were",
+    "be", "the", "a", "an", "and", "or", "to", "of", "in", "on", "at", "for", "with", "so",
+    "do", "does", "did", "not", "no", "can", "will", "would", "could", "should", "that",
+    "this", "just", "all", "what", "how", "when", "if", "then", "there", "here", "he", "she",
+    "they", "them", "his", "her", "go", "get", "got", "have", "has", "had",
+))
+
+
+def _top_tokens(src: str) -> list[str]:
+    """The top-level items of a pattern: words, `*`, gaps, anchors and `( ... )` groups."""
+    out, i = [], 0
+    while i < len(src):
+        if src[i].isspace():
+            i += 1
+            continue
+        if src[i] == "(":
+            depth, j = 0, i
+            while j < len(src):
+                depth += (src[j] == "(") - (src[j] == ")")
+                if depth == 0:
+                    break
+                j += 1
+            out.append(src[i:j + 1])
+            i = j + 1
+            continue
+        j = i
+        while j < len(src) and not src[j].isspace() and src[j] != "(":
+            j += 1
+        out.append(src[i:j])
+        i = j
+    return out
+
+
+def _needs(item: str) -> frozenset[str] | None:
+    """Words one of which a line must hold for `item` to match, or None if it needs none."""
+    if item in ("^", "$", "*", "..", "..."):
+        return None
+    if item.startswith("("):
+        alts = _split_top(item[1:-1])
+        out: set[str] = set()
+        for alt in alts:
+            needs = [n for n in (_needs(t) for t in _top_tokens(alt)) if n is not None]
+            if not needs:
+                return None              # an empty or all-optional alternative
+            out |= min(needs, key=lambda n: (len(n & COMMON_WORDS), len(n)))
+        return frozenset(out)
+    return frozenset(normalise(alt)[0] for alt in item.split("|"))
+
+
+def anchor_words(pattern: str) -> frozenset[str] | None:
+    """The least common set of words one of which every line the pattern matches holds
+    (so a table can skip the pattern for a line with none of them), or None."""
+    needs = [n for n in (_needs(t) for t in _top_tokens(pattern)) if n is not None]
+    if not needs:
+        return None
+    return min(needs, key=lambda n: (len(n & COMMON_WORDS), len(n)))
+
+
 def compile_pattern(pattern: str) -> str:
     """Regex source of one pattern over `joined(normalise(line))`."""
     if not re.search(r"[a-z0-9]", pattern.lower()):
@@ -271,6 +389,15 @@ class PatternSet:
         return cls(pats, any_re, tuple(re.compile(s) for s in sources), frozenset(groups),
                    by_first, anywhere)
 
+    @property
+    def first_words(self) -> frozenset[str]:
+        """Words some pattern starts with (a pattern that may start anywhere: `loose`)."""
+        return self._first
+
+    @property
+    def loose(self) -> bool:
+        return self._anywhere is not None
+
     def search(self, line: str, at: Line | None = None) -> bool:
         """Does any pattern match `line` (`joined(normalise(text))`)? With `at`, the
         `Line` of that same text, only the patterns that start with a word of the line
@@ -280,11 +407,10 @@ class PatternSet:
             return False
         if at is None:
             return self._any.search(line) is not None
-        if not self._first.isdisjoint(at.words):
-            by_first = self._by_first
-            for w, pos in at.starts:
-                rx = by_first.get(w)
-                if rx is not None and rx.match(line, pos) is not None:
+        for w in self._first.intersection(at.words):
+            rx = self._by_first[w]
+            for pos in at.positions[w]:
+                if rx.match(line, pos) is not None:
                     return True
         return self._anywhere is not None and self._anywhere.search(line) is not None
 
