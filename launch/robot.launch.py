@@ -49,6 +49,21 @@ def _security(context, *args, **kwargs) -> list:
     return actions
 
 
+def _own_state_dirs(context, *args, **kwargs) -> list:
+    """Issue 31 item 3: one graph per state directory. This launch process holds the lock
+    (buddy_personality/state_dir_lock.py) for as long as it runs its nodes; a second graph
+    on the same folders (a launch or a `buddy run`) is refused with the owner's pid."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from buddy_personality.nodes.state_files import claim_state_dirs  # noqa: PLC0415
+
+    params = LaunchConfiguration("params_file").perform(context)
+    busy = claim_state_dirs(None, Path(params), "ros2 launch")
+    if busy:
+        raise RuntimeError(f"buddy: {busy}")
+    return []
+
+
 def generate_launch_description() -> LaunchDescription:
     params_file = LaunchConfiguration("params_file")
     use_sim_time = ParameterValue(LaunchConfiguration("use_sim_time"), value_type=bool)
@@ -108,6 +123,7 @@ def generate_launch_description() -> LaunchDescription:
         DeclareLaunchArgument("insecure_network", default_value="false",
                               description="allow dds:=network without SROS2 (not advised)"),
         OpaqueFunction(function=_security),
+        OpaqueFunction(function=_own_state_dirs),
         SetEnvironmentVariable("BUDDY_DDS", LaunchConfiguration("dds")),
         Node(**common("personality"), parameters=parameters()),
         Node(**common("governor"), parameters=parameters()),

@@ -40,3 +40,50 @@ def state_dir_overrides(state_dir: Path) -> dict[str, dict[str, str]]:
     state_dir.mkdir(parents=True, exist_ok=True)
     return {node: {param: str(state_dir / name) for param, name in files.items()}
             for node, files in STATE_FILES.items()}
+
+
+def state_dirs_in_params(params_file: Path) -> list[Path]:
+    """The folders the state files of a parameter file are in (issue 31 item 3: the graph
+    that runs with this file owns them, state_dir_lock). A row the file does not set keeps
+    its node's default under DEFAULT_STATE_DIR; one set empty lies beside another row."""
+    import yaml  # noqa: PLC0415 - only `buddy run` and the launch need it
+
+    try:
+        doc = yaml.safe_load(params_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        doc = None
+    found: dict[str, dict[str, object]] = {}
+    if isinstance(doc, dict):
+        for key, body in doc.items():
+            node = str(key).rsplit("/", 1)[-1]
+            params = body.get("ros__parameters") if isinstance(body, dict) else None
+            if node in STATE_FILES and isinstance(params, dict):
+                found.setdefault(node, {}).update(params)
+    dirs: list[Path] = []
+    for node, files in STATE_FILES.items():
+        for param in files:
+            value = found.get(node, {}).get(param)
+            if value == "":
+                continue
+            folder = (Path(value).expanduser().parent if isinstance(value, str)
+                      else DEFAULT_STATE_DIR.expanduser())
+            if folder.resolve() not in dirs:
+                dirs.append(folder.resolve())
+    return dirs
+
+
+def claim_state_dirs(state_dir: Path | None, params_file: Path, what: str) -> str | None:
+    """Take this process's lock on every state folder of the graph it is about to run
+    (issue 31 item 3: `--state-dir`, or the folders of the parameter file). None when
+    taken, else one line saying why not (held by another graph, pid and name)."""
+    from buddy_personality.state_dir_lock import StateDirBusy, hold_state_dir  # noqa: PLC0415
+
+    folders = [state_dir] if state_dir is not None else state_dirs_in_params(params_file)
+    try:
+        for folder in folders:
+            hold_state_dir(folder, what)
+    except StateDirBusy as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"cannot use the state directory {exc.filename or ''}: {exc.strerror or exc}"
+    return None

@@ -9,6 +9,7 @@ import contextlib
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from buddy_personality.dds_confinement import confine_dds
@@ -55,6 +56,13 @@ def run(ns: argparse.Namespace) -> int:
     )
 
     params = ns.params or str(default_params_file())
+    # issue 31 item 3: one graph per state directory (state_dir_lock.py)
+    from buddy_personality.nodes.state_files import claim_state_dirs  # noqa: PLC0415
+
+    busy = claim_state_dirs(ns.state_dir, Path(params), "buddy run")
+    if busy:
+        print(f"buddy run: error: {busy}", file=sys.stderr)
+        return 2
     ros_args = ["--params-file", params]
     if not ns.headless and sys.stdout.isatty():
         # log lines would scroll the live view apart; it shows warnings from /rosout
