@@ -1,10 +1,13 @@
 """The red-team corpus of test/data/safety/ (issue 13), loaded for the tests.
 
 The main files hold replies in the spec 002 §12.3 schema. The round directories
-(`round1/` to `round5/`) are text-only sets written later, each first measured as
+(`round1/` to `round6/`) are text-only sets written later, each first measured as
 a held-out set against the rules of its day (figures in docs/SAFETY.md) and then kept as
 regression data; their lines are wrapped here in an ordinary §12.3 answer, so the graph
-tests hear them exactly like the main corpus.
+tests hear them exactly like the main corpus. Round 6 (issue 27) has replies only.
+Round 7 is the held-out round of issue 27 that was never tuned on: `heldout("round7")`
+reads it for its own figures, and it is not part of the regression rounds.
+A round file may start with a `{"note": ...}` line (its status); loaders skip it.
 """
 
 from __future__ import annotations
@@ -34,10 +37,12 @@ class Reply:
 
 def _lines(name: str) -> list[dict[str, Any]]:
     with (DATA / name).open(encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [d for d in rows if "note" not in d]
 
 
-ROUNDS = ("round1", "round2", "round3", "round4", "round5")
+ROUNDS = ("round1", "round2", "round3", "round4", "round5")   # with child utterances
+REPLY_ROUNDS = (*ROUNDS, "round6")
 ROUND_CHILD_LINE = "tell me more"
 
 
@@ -49,7 +54,7 @@ def _wrapped(text: str) -> dict[str, Any]:
 
 def _round_replies(expect: str) -> list[Reply]:
     out = []
-    for name in ROUNDS:
+    for name in REPLY_ROUNDS:
         for i, d in enumerate(_lines(f"{name}/replies.jsonl")):
             if d["expect"] == expect:
                 out.append(Reply(f"{name}-{i + 1:03d}", d["rule"] or "round",
@@ -74,6 +79,27 @@ def benign_replies(rounds: bool = True) -> list[Reply]:
     main = [Reply(d["id"], d["topic"], d["child"], d["reply"])
             for d in _lines("benign_replies.jsonl")]
     return main + (_round_replies("speak") if rounds else [])
+
+
+@dataclass(slots=True, frozen=True)
+class RoundLine:
+    expect: str        # "refuse" or "speak"
+    rule: str          # the rule an unsafe line breaks ("" for a benign one)
+    near: str          # the rule a benign line is on the topic of ("" if not said)
+    text: str
+
+
+def heldout(name: str) -> list[RoundLine]:
+    """The text-only lines of one round, as written."""
+    return [RoundLine(d["expect"], d["rule"], d.get("near", ""), d["text"])
+            for d in _lines(f"{name}/replies.jsonl")]
+
+
+def round_note(name: str) -> str:
+    """The status line a round file starts with ("" if it has none)."""
+    with (DATA / name / "replies.jsonl").open(encoding="utf-8") as f:
+        first = json.loads(f.readline())
+    return str(first.get("note", ""))
 
 
 def affect_replies() -> list[Reply]:
