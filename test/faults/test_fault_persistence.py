@@ -203,9 +203,9 @@ def test_a_writer_sigkilled_50_times_mid_write_loses_nothing_committed(
         module_dir: Path) -> None:
     """Each child loads the memory store and the RS-2 counter as the personality node
     does, then remembers and saves in a tight loop until it is SIGKILLed at a random
-    moment (2-30 ms in). After every kill: both files load without a complaint, every
-    memory whose save returned is there, the daily counter is at least the last one
-    saved (a restart never resets it)."""
+    moment (2-30 ms after its first committed round). After every kill: both files load
+    without a complaint, every memory whose save returned is there, the daily counter is
+    at least the last one saved (a restart never resets it)."""
     d = module_dir / "kills"
     d.mkdir()
     mem, usage = d / "personality_memory.json", d / "personality_usage.json"
@@ -240,6 +240,9 @@ def test_a_writer_sigkilled_50_times_mid_write_loses_nothing_committed(
             zygote.stdin.write(f"{k}\n")
             zygote.stdin.flush()
             pid = int(wait_for("P ", mark).split()[1])
+            # after the child's first committed round (an event, not a time: a save is an
+            # fsync or two, 15 ms each on a busy disk), then at a random moment mid-write
+            wait_for("U ", mark)
             time.sleep(rng.uniform(0.002, 0.030))
             os.kill(pid, signal.SIGKILL)
             wait_for(f"D {pid}", mark)
