@@ -31,6 +31,7 @@ from buddy_msgs.msg import (
     Utterance,
 )
 from buddy_personality.nodes.common import qos
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.tools.cli import live_view as lv
 
 DRAIN_PERIOD_S = 0.05
@@ -41,9 +42,10 @@ BACKSPACES = ("\x7f", "\b")
 InputEvent = tuple[str, str]
 
 
-class ConsoleNode(Node):
+class ConsoleNode(InboundChecks, Node):
     """Subscribes to what the view shows (latched QoS where the publishers latch) and
-    publishes speech/utterance for each typed line."""
+    publishes speech/utterance for each typed line. Its messages pass the inbound checks
+    first (issue 31: a NaN valence would end the drawing, and `buddy run` with it)."""
 
     def __init__(self, inputs: queue.SimpleQueue[InputEvent] | None = None,
                  **node_kwargs: Any) -> None:
