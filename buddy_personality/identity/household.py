@@ -134,7 +134,7 @@ class HouseholdHandler:
             return
         user_id = new_user_id(name, set(self._store.user_ids()))
         child = Profile(user_id, name, ROLE_CHILD, born, addressing or None)
-        ok, message = self._profiles.run_approved(user_id, "", lambda: self._store.put(child),
+        ok, message = self._profiles.run_approved(user_id, lambda: self._store.put(child),
                                                   now)
         led.reply(ok, P.NONE if ok else P.REJECTED,
                   message or f"{name} joined the household", user_id)
@@ -166,8 +166,8 @@ class HouseholdHandler:
             self._refuse(why, user_id)
             return []
         updated = replace(current, **changes)  # type: ignore[arg-type]
-        ok, message = self._profiles.run_approved(user_id, "",
-                                                  lambda: self._store.put(updated), now)
+        ok, message = self._profiles.run_approved(user_id, lambda: self._store.put(updated),
+                                                  now)
         led.reply(ok, P.NONE if ok else P.REJECTED,
                   message or f"{updated.name}'s profile updated", user_id)
         if not ok:
@@ -185,7 +185,7 @@ class HouseholdHandler:
         if profile is None:
             self._refuse(f"there is no {user_id!r} in the household", user_id)
             return False
-        ok, message = self._profiles.run_approved(user_id, "",
+        ok, message = self._profiles.run_approved(user_id,
                                                   lambda: self._store.remove(user_id), now)
         self._ledger.reply(ok, P.NONE if ok else P.REJECTED, message or
                            f"{profile.name} left the household; Buddy forgot what it "

@@ -187,21 +187,17 @@ class ProfileHandler:
             led.fire(m, "done", now)
         return message
 
-    def run_approved(self, target: str, why_not: str, write: Callable[[], None],
+    def run_approved(self, target: str, write: Callable[[], None],
                      now: float) -> tuple[bool, str]:
-        """A change a parent typed with the PIN (the household form, issue 30): the whole
-        FSM at once, PENDING_VALIDATION -> APPROVED (or REJECTED with `why_not`) without a
-        second confirmation, since the form the parent submitted is that confirmation;
-        `write` runs only in APPROVED (spec 004 invariant) and leaves the file whole or
-        untouched."""
+        """A change a parent typed with the PIN and the household handler already checked
+        (issue 30; a bad value is refused before any FSM, as bad input): the FSM at once,
+        PENDING_VALIDATION -> APPROVED without a second confirmation, since the form the
+        parent submitted is that confirmation; `write` runs only in APPROVED (spec 004
+        invariant) and leaves the file whole or untouched."""
         led = self._ledger
         m = self.machine(target, now)
         if not led.fire(m, "profile_update_requested", now).accepted:
             return False, f"an update of {target!r} is already pending"
-        if why_not:
-            led.fire(m, "authority_denied", now)
-            led.fire(m, "done", now)
-            return False, why_not
         led.fire(m, "authority_verified", now, ProfileContext(confirmation_required=False))
         try:
             write()
