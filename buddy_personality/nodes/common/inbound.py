@@ -22,6 +22,15 @@ every node, puts `check` in front of each subscription callback:
 
 Refusals, clamps and truncations are counted in the node's RejectionLog (its
 /diagnostics `rejected.*` keys), each cause logged once.
+
+What this cannot bound: the memory DDS uses before a message reaches Python. After one
+1 MB string on every inbound topic `buddy run` stays about 70 MiB larger (133 -> 203
+MiB), then grows only a few MiB per further round (207, 213): a high-water mark of the
+middleware's per-subscription buffers, not a leak and not Python's (the strings are
+truncated here; fixed glibc malloc thresholds change nothing, so the memory is held, not
+cached). Bounding it needs bounded strings in buddy_msgs (`string<=N`), from which the
+middleware can size its buffers and refuse larger samples (not tried: it changes every
+message definition and the recorded bags' types).
 """
 
 from __future__ import annotations
