@@ -57,7 +57,7 @@ def test_without_a_pin_the_page_says_how_to_set_one_and_shows_nothing(client, po
     port.pin = None
     state = client.get("/api/state").json()
     assert state == {"pin_set": False, "logged_in": False, "csrf": "",
-                     "set_pin_command": "buddy parent set-pin"}
+                     "set_pin_command": "buddy parent set-pin", "household_problem": ""}
     assert login(client, "anything").status_code == 409
     assert client.get("/api/overview").status_code == 401
     assert client.get("/api/memories").status_code == 401
@@ -188,3 +188,52 @@ def test_the_live_view_shows_the_parent_pages_address() -> None:
     console = Console(width=80, record=True)
     console.print(render(state, 80, 24))
     assert "parent page: http://127.0.0.1:8080/" in console.export_text()
+
+
+@pytest.mark.parametrize("path,body", [
+    ("/api/household", {"action": "add", "name": "Leo", "birthdate": "2021-03-03"}),
+    ("/api/alerts/clear", {"up_to": 1.7e9}),
+])
+def test_the_household_and_clearing_alerts_need_a_login_and_the_csrf_token(
+        client, port, path: str, body: dict) -> None:
+    """Issue 30's two new state-changing requests are guarded like the others."""
+    assert client.post(path, json=body).status_code == 401
+    csrf = login(client).json()["csrf"]
+    assert client.post(path, json=body).status_code == 403
+    assert client.post(path, json=body, headers={"X-CSRF-Token": "nope"}).status_code == 403
+    assert port.calls == []
+    ok = client.post(path, json=body, headers={"X-CSRF-Token": csrf})
+    assert ok.status_code == 200 and ok.json()["ok"] is True
+    assert len(port.calls) == 1
+
+
+@pytest.mark.parametrize("body", [
+    {"action": "adopt", "name": "Leo"}, {"action": "add", "name": 5},
+    {"action": "edit", "name": "Leo"}, {"action": "remove"},
+    {"action": "add", "name": "Leo", "birthdate": ["2021"]},
+])
+def test_bad_household_requests_are_refused(client, port, body: dict) -> None:
+    csrf = login(client).json()["csrf"]
+    r = client.post("/api/household", json=body, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 400 and port.calls == []
+
+
+@pytest.mark.parametrize("up_to", [None, "soon", True, float("inf")])
+def test_clearing_alerts_needs_a_time(client, port, up_to) -> None:
+    csrf = login(client).json()["csrf"]
+    r = client.post("/api/alerts/clear", content=f'{{"up_to": {up_to!r}}}'.replace(
+        "None", "null").replace("True", "true").replace("'", '"').replace("inf", "1e999"),
+        headers={"X-CSRF-Token": csrf, "content-type": "application/json"})
+    assert r.status_code == 400 and port.calls == []
+
+
+def test_an_unreadable_household_file_is_said_on_the_page_not_no_pin(client, port) -> None:
+    """Issue 31 item 4: with no readable generation the identity node leaves the
+    household file as it is; the page says so (not "no PIN is set yet", which would send
+    the parent to set a new PIN over the old one) and login is refused with that reason."""
+    port.pin = None
+    port.household_unreadable = "The household file cannot be read (not JSON)."
+    state = client.get("/api/state").json()
+    assert state["household_problem"] == "The household file cannot be read (not JSON)."
+    refused = login(client, "2468")
+    assert refused.status_code == 409 and "cannot be read" in refused.json()["error"]
