@@ -202,6 +202,7 @@ class DashboardApp:
             "logged_in": session is not None,
             "csrf": session.csrf if session else "",
             "set_pin_command": "buddy parent set-pin",
+            "household_problem": self.port.household_problem(),
         })
 
     async def login(self, request: Request) -> Response:
@@ -211,7 +212,9 @@ class DashboardApp:
             self.stats.bad_requests += 1
             return JSONResponse({"error": "Type the parent PIN."}, status_code=400)
         if not self.port.pin_is_set():
-            return JSONResponse({"error": "No parent PIN is set yet."}, status_code=409)
+            problem = self.port.household_problem()
+            return JSONResponse({"error": problem or "No parent PIN is set yet."},
+                                status_code=409)
         result = await self.port.login(pin)
         if not result.ok:
             if result.retry_after_s > 0:

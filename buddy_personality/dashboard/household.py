@@ -12,6 +12,11 @@ from pathlib import Path
 from buddy_personality.dashboard.records import ChildView
 
 MAX_BYTES = 1024 * 1024
+# issue 31 item 4: the identity node leaves an unreadable household file in place and
+# writes nothing over it; the page says so instead of "no PIN is set yet"
+UNREADABLE = ("The household file {path} cannot be read ({why}). Buddy keeps it as it is, "
+              "writes nothing over it and accepts no parent PIN until it is repaired: "
+              "restore it from {path}.prev or a backup, or remove it to start again.")
 
 
 @dataclass(slots=True)
@@ -19,11 +24,17 @@ class HouseholdGlance:
     path: Path | None
     _stat: tuple[float, int] | None = None
     _pin_set: bool = False
+    _problem: str = ""
     _children: list[ChildView] = field(default_factory=list)
 
     def pin_is_set(self) -> bool:
         self._refresh()
         return self._pin_set
+
+    def problem(self) -> str:
+        """Why the household file cannot be read, in a parent's words; "" when it can."""
+        self._refresh()
+        return self._problem
 
     def children(self) -> list[tuple[str, str]]:
         """(user_id, name) of each child profile, in file order."""
@@ -52,12 +63,14 @@ class HouseholdGlance:
             if st.st_size > MAX_BYTES:
                 raise ValueError("too large")
             data = json.loads(self.path.read_bytes())
-        except (OSError, ValueError):
+            if not isinstance(data, dict):
+                raise ValueError("not a household file")
+        except (OSError, ValueError) as exc:
+            why = "not JSON" if isinstance(exc, json.JSONDecodeError) else str(exc)
             self._pin_set, self._children = False, []
+            self._problem = UNREADABLE.format(path=self.path, why=why)
             return
-        if not isinstance(data, dict):
-            self._pin_set, self._children = False, []
-            return
+        self._problem = ""
         pin = data.get("parent_pin")
         self._pin_set = isinstance(pin, dict) and bool(pin)
         children: list[ChildView] = []

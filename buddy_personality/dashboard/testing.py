@@ -44,9 +44,13 @@ class InMemoryPort:
     feed: ChangeFeed = field(default_factory=ChangeFeed)
     pending_forget: str | None = None
     refuse_next: str = ""
+    household_unreadable: str = ""
 
     def pin_is_set(self) -> bool:
         return self.pin is not None
+
+    def household_problem(self) -> str:
+        return self.household_unreadable
 
     def now(self) -> NowView:
         return self.now_view

@@ -264,6 +264,9 @@ class RosDashboardPort:
     def pin_is_set(self) -> bool:
         return self.node.household.pin_is_set()
 
+    def household_problem(self) -> str:
+        return self.node.household.problem()
+
     def now(self) -> NowView:
         return self.node.view.now_view
 

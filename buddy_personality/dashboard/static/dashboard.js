@@ -60,7 +60,9 @@
     if (source) { source.close(); source = null; }
     const r = await api("/api/state");
     const s = r.data;
-    show("no-pin", !s.pin_set);
+    show("household-problem", Boolean(s.household_problem));
+    text("household-problem-text", s.household_problem || "");
+    show("no-pin", !s.pin_set && !s.household_problem);
     show("login", s.pin_set && !s.logged_in);
     show("panels", Boolean(s.logged_in));
     show("logout", Boolean(s.logged_in));
