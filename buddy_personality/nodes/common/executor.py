@@ -36,6 +36,7 @@ if this rclpy lacks them, `make_executor()` returns the stock SingleThreadedExec
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
@@ -55,6 +56,7 @@ from rclpy.executors import (
     TimeoutException,
     TimeoutObject,
 )
+from rclpy.experimental import EventsExecutor
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.node import Node
 from rclpy.task import Task
@@ -484,7 +486,17 @@ class LeanExecutor(IsolatingExecutor):
 def make_executor(context: Context | None = None) -> SingleThreadedExecutor:
     """The executor Buddy's processes spin: `LeanExecutor`, or rclpy's own
     SingleThreadedExecutor if this rclpy lacks what LeanExecutor relies on; either way
-    one whose callbacks' exceptions end no other node (isolation.py, issue 31)."""
+    one whose callbacks' exceptions end no other node (isolation.py, issue 31).
+
+    `BUDDY_EXECUTOR` picks another for a measurement (issue 28 item 3, the executor
+    decision: benchmarks/idle_cpu.py and face_latency.py run the same graph on each):
+    `single` is rclpy's SingleThreadedExecutor (with isolation), `events` rclpy's
+    experimental EventsExecutor (without it: a measurement, not a product mode)."""
+    chosen = os.environ.get("BUDDY_EXECUTOR", "")
+    if chosen == "single":
+        return IsolatingExecutor(context=context)
+    if chosen == "events":
+        return EventsExecutor(context=context)
     needed = ("_guard", "_sigint_gc", "_tasks", "_tasks_lock", "_is_shutdown",
               "_work_tracker", "_take_timer", "_take_subscription", "_take_client",
               "_take_service", "_take_guard_condition", "_take_waitable")
