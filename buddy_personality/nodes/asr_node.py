@@ -37,7 +37,6 @@ from std_msgs.msg import Bool, Float64MultiArray
 from buddy_msgs.msg import SystemEvent, Utterance
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import ERROR, OK, WARN, DiagnosticsPublisher, Health
-from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.inbox import Inbox
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
@@ -127,7 +126,7 @@ PARAMETERS: tuple[ParamSpec, ...] = (
 )
 
 
-class AsrNode(InboundChecks, ClosesOwnResources, Node):
+class AsrNode(ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("asr", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
@@ -243,7 +242,11 @@ class AsrNode(InboundChecks, ClosesOwnResources, Node):
             if buddy:
                 self._count("frames_over_buddy")
             frame = self._aec.process(at, frame)
-            events = self._endpointer.push(at, frame, self._vad.probability(frame), buddy)
+            prob = self._vad.probability(frame)
+            if self._aec.echo_like:
+                self._count("frames_echo_left")   # Buddy's voice, not yet cancelled
+                prob = 0.0
+            events = self._endpointer.push(at, frame, prob, buddy)
             for ev in events:
                 if isinstance(ev, ActivityChanged):
                     self._inbox.post(("activity", ev.active))
@@ -385,8 +388,8 @@ class AsrNode(InboundChecks, ClosesOwnResources, Node):
             values["echo_canceller"] = self._aec.name
             values["echo_canceller_frames"] = self._aec.frames
             values["echo_canceller_cpu_s"] = f"{self._aec.cpu_s:.3f}"
+            values["echo_delay_ms"] = f"{1000 * self._aec.delay_s:.0f}"
         values.update(sorted(self._counts.items()))
-        values.update(self.inbound_rejections().as_values())   # DESIGN §5 bad input
         if self._last_latency_s is not None:
             values["last_transcription_ms"] = f"{1000 * self._last_latency_s:.0f}"
         if self._last_error:

@@ -48,9 +48,12 @@ class MicSource:
         self._sd = import_sounddevice()
         self._chunker = _Rechunker(sink)
         self.overflows = 0
+        # latency "low": frames reach the ears as they are captured. PortAudio's default
+        # for input ("high") let the ALSA pulse plug-in hand them over about a second
+        # late, and a barge-in came after the child had finished (erratum 24).
         self._stream: Any = self._sd.InputStream(
             samplerate=SAMPLE_RATE, blocksize=FRAME_SAMPLES, device=parse_device(device),
-            channels=1, dtype="int16", callback=self._callback)
+            channels=1, dtype="int16", latency="low", callback=self._callback)
 
     def _callback(self, indata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         if status.input_overflow:

@@ -33,6 +33,13 @@ MODES = ("server", "software", "off")
 REFERENCE_KEEP_S = 3.0      # played audio kept for alignment
 REFERENCE_WAIT_S = 0.08    # how long a microphone frame waits for its reference
 REFERENCE_STALE_S = 0.15   # no block for this long: the speaker is not playing
+ALIGN_WINDOW_S = 1.0        # microphone audio the delay is measured on
+ALIGN_EVERY_S = 2.0         # how often, while Buddy speaks
+ALIGN_MAX_S = 0.8           # the longest echo delay looked for ...
+ALIGN_AHEAD_S = 0.1         # ... and how early an echo may seem to come
+ALIGN_MIN_CORRELATION = 0.3  # a weaker peak (the child talking, no echo) changes nothing
+COHERENCE_LAG_S = 0.01      # the residual is compared with the reference within this
+COHERENCE_ECHO = 0.5        # correlation above which a residual is Buddy's, not a child
 ACTIVE_AFTER_S = 1.0        # the filter runs this long after the last played sample (echo tail)
 
 
@@ -44,6 +51,8 @@ class EchoCanceller(Protocol):
     name: str
     cpu_s: float            # thread CPU time spent cancelling (diagnostics, benchmark)
     frames: int             # frames that went through the filter
+    delay_s: float          # the echo's measured delay against the stamps (software)
+    echo_like: bool         # the last frame is what is left of Buddy's voice (software)
 
     def process(self, at: float, frame: np.ndarray) -> np.ndarray: ...
 
@@ -59,6 +68,8 @@ class ServerCanceller:
         self.name = name
         self.cpu_s = 0.0
         self.frames = 0
+        self.delay_s = 0.0
+        self.echo_like = False
 
     def process(self, at: float, frame: np.ndarray) -> np.ndarray:
         del at
@@ -154,20 +165,27 @@ class SpeexCanceller:
         self.track = ReferenceTrack()
         self.cpu_s = 0.0
         self.frames = 0
+        self.delay_s = 0.0            # the echo's delay against the stamps (measured)
+        self.echo_like = False        # the last frame still follows the reference
+        self.alignments = 0
+        self._mic: deque[tuple[float, np.ndarray]] = deque()
+        self._next_align = -1e18
         self._ptr = self._lib.AecCancelEcho.argtypes[1]
 
     def reference(self, at: float, samples: np.ndarray) -> None:
         self.track.add(at, samples)
 
     def process(self, at: float, frame: np.ndarray) -> np.ndarray:
+        start = at - self.delay_s + self._margin_s
         if at > self.track.last_sample_at + ACTIVE_AFTER_S:
+            self.echo_like = False
             return frame                     # Buddy silent: nothing to take out
         # Buddy is speaking: the rest of this window is being played now; wait for it
         # (the listening thread; a frame is at most REFERENCE_WAIT_S late for it).
-        self.track.wait_until(at + self._margin_s + frame.size / SAMPLE_RATE,
-                              REFERENCE_WAIT_S)
+        self.track.wait_until(start + frame.size / SAMPLE_RATE, REFERENCE_WAIT_S)
         t0 = time.thread_time()
-        ref = self.track.window(at + self._margin_s, frame.size)
+        self._align(at, frame)
+        ref = self.track.window(at - self.delay_s + self._margin_s, frame.size)
         mic = np.ascontiguousarray(frame, dtype=np.int16)
         out = np.empty_like(mic)
         b = self._block
@@ -175,9 +193,51 @@ class SpeexCanceller:
             self._lib.AecCancelEcho(self._handle, mic[i:i + b].ctypes.data_as(self._ptr),
                                     ref[i:i + b].ctypes.data_as(self._ptr),
                                     out[i:i + b].ctypes.data_as(self._ptr), b)
+        self.echo_like = self._coherent(at, out)
         self.frames += 1
         self.cpu_s += time.thread_time() - t0
         return out
+
+    def _coherent(self, at: float, out: np.ndarray) -> bool:
+        """Whether what is left still follows Buddy's voice (the filter has not converged
+        yet, at the start of its first lines): then it is echo, not a child."""
+        x = out.astype(np.float32)
+        lag = round(COHERENCE_LAG_S * SAMPLE_RATE)
+        ref = self.track.window(at - self.delay_s - COHERENCE_LAG_S,
+                                x.size + 2 * lag).astype(np.float32)
+        ex = float(np.dot(x, x))
+        if ex <= 0.0 or not np.any(ref):
+            return False
+        corr = np.correlate(ref, x, mode="valid")       # 2 * lag + 1 shifts
+        win = np.convolve(ref * ref, np.ones(x.size, np.float32), mode="valid")
+        best = float(np.max(np.abs(corr) / np.sqrt(ex * np.maximum(win, 1e-9))))
+        return best >= COHERENCE_ECHO
+
+    def _align(self, at: float, frame: np.ndarray) -> None:
+        """The echo's delay against the two devices' time stamps (audio servers and ALSA
+        plug-ins add buffers the stamps do not show): the lag of the strongest
+        correlation between the microphone's last ALIGN_WINDOW_S and what was played,
+        looked for every ALIGN_EVERY_S while Buddy speaks. A filter only models
+        ALIGN's margin plus its own length: this keeps the echo inside it."""
+        self._mic.append((at, frame.astype(np.float32)))
+        while self._mic and self._mic[0][0] < at - ALIGN_WINDOW_S:
+            self._mic.popleft()
+        if at < self._next_align or len(self._mic) * FRAME_SAMPLES < ALIGN_WINDOW_S * \
+                SAMPLE_RATE * 0.9:
+            return
+        self._next_align = at + ALIGN_EVERY_S
+        t0 = self._mic[0][0]
+        mic = np.concatenate([f for _, f in self._mic])
+        back, ahead = round(ALIGN_MAX_S * SAMPLE_RATE), round(ALIGN_AHEAD_S * SAMPLE_RATE)
+        ref = self.track.window(t0 - ALIGN_MAX_S, mic.size + back + ahead).astype(np.float32)
+        n = 1 << int(np.ceil(np.log2(ref.size + mic.size)))
+        corr = np.fft.irfft(np.fft.rfft(ref, n) * np.conj(np.fft.rfft(mic, n)), n)
+        corr = corr[:back + ahead + 1]                 # ref shifted by j against mic
+        j = int(np.argmax(np.abs(corr)))
+        energy = np.sqrt(np.sum(mic * mic) * np.sum(ref[j:j + mic.size] ** 2))
+        if energy > 0 and abs(corr[j]) / energy >= ALIGN_MIN_CORRELATION:
+            self.delay_s = ALIGN_MAX_S - j / SAMPLE_RATE
+            self.alignments += 1
 
     def close(self) -> None:
         if self._handle:

@@ -1,8 +1,9 @@
 """Buddy hears and speaks through a real audio device (issue 21 "Done when"): a private
 PulseAudio server with a null sink; `buddy run --speak --listen` plays into the sink and
-records its monitor. A child's line played into the sink reaches speech/utterance, Buddy's
-reply is played as audio with its mood's prosody, tts/speaking and the face's talking
-follow that audio, and Buddy never transcribes its own voice (DESIGN §4.7).
+records the room it is looped into (`pulse_room`). A child's line played into the room
+reaches speech/utterance, Buddy's reply is played as audio with its mood's prosody,
+tts/speaking and the face's talking follow that audio, and Buddy never transcribes its own
+voice (DESIGN §4.7, erratum 24: the echo canceller `--listen` sets up).
 
 Skips with the reason when pulseaudio, pactl, PortAudio, the ALSA pulse plug-in or
 espeak-ng is missing (`make setup` installs them as root with apt)."""
@@ -59,7 +60,8 @@ class MonitorRecorder:
         self._proc.wait(timeout=5)
 
 
-def test_buddy_hears_a_child_answers_aloud_and_never_hears_itself(ros, pulse, tmp_path):
+def test_buddy_hears_a_child_answers_aloud_and_never_hears_itself(ros, pulse_room, tmp_path):
+    pulse = pulse_room        # Buddy's speaker looped into the room the microphone hears
     ns = "/buddy"
     utterances = ros.collect(Utterance, f"{ns}/speech/utterance")
     says = ros.collect(Say, f"{ns}/tts/say")
@@ -90,7 +92,8 @@ def test_buddy_hears_a_child_answers_aloud_and_never_hears_itself(ros, pulse, tm
              "--duration", "90"], env=pulse.env, stdout=log, stderr=subprocess.STDOUT)
         try:
             assert ros.spin_until(lambda: any(asr_ready), 30.0), "asr never listening"
-            subprocess.run(["paplay", str(child)], env=pulse.env, check=True, timeout=20)
+            subprocess.run(["paplay", "--latency-msec=20", "-d", pulse.room, str(child)],
+                           env=pulse.env, check=True, timeout=20)
             played = time.monotonic()
             assert ros.spin_until(lambda: bool(utterances), 20.0), "the child was not heard"
             assert utterances[0].text == CHILD_SAYS

@@ -95,6 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="Buddy listens on the default microphone (needs --stt-url)")
     run.add_argument("--stt-url", default="",
                      help="OpenAI-compatible transcription server (…/v1) for --listen")
+    run.add_argument("--echo-canceller", choices=("auto", "server", "software", "off"),
+                     default="auto",
+                     help="--listen: how Buddy's voice is kept out of the microphone (auto: "
+                          "the audio server's module-echo-cancel, loaded if needed, else "
+                          "software; README: Speech)")
     run.add_argument("--tts", choices=("espeak", "server", "none"), default="espeak",
                      help="--speak: the voice (default espeak: offline)")
     run.add_argument("--tts-url", default="",

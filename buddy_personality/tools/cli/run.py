@@ -30,7 +30,37 @@ def speech_overrides(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
     tts: dict[str, Any] = {"backend": voice if speak else "none"}
     if speak and voice == "server":
         tts["server_url"] = getattr(ns, "tts_url", "") or stt_url or ns.llm_url
-    return {"tts": tts, "asr": {"server_url": stt_url if listen else ""}}
+    asr: dict[str, Any] = {"server_url": stt_url if listen else ""}
+    if listen and getattr(ns, "echo_canceller", "auto") != "auto":
+        asr["echo_canceller"] = ns.echo_canceller
+    return {"tts": tts, "asr": asr}
+
+
+def listen_through_echo_canceller(ns: argparse.Namespace) -> Any:
+    """--listen (DESIGN erratum 24): Buddy's voice out of the microphone. With `auto` or
+    `server`, the audio server's module-echo-cancel (the user's, or one loaded now and
+    unloaded at exit: the returned route), Buddy's streams pointed at it through
+    PULSE_SOURCE / PULSE_SINK; without an audio server, `auto` falls back to the asr
+    node's software canceller."""
+    import os  # noqa: PLC0415
+
+    from buddy_personality.speech.audio_server import ensure_echo_cancel  # noqa: PLC0415
+
+    mode = getattr(ns, "echo_canceller", "auto")
+    if not getattr(ns, "listen", False) or mode in ("software", "off"):
+        return None
+    route = ensure_echo_cancel()
+    if isinstance(route, str):
+        print(f"buddy: no audio server echo canceller ({route}); "
+              + ("the ears cancel Buddy's voice in software" if mode == "auto"
+                 else "Buddy may hear itself"), file=sys.stderr, flush=True)
+        ns.echo_canceller = "software" if mode == "auto" else mode
+        return None
+    os.environ.update(route.environment())
+    ns.echo_canceller = "server"
+    print("buddy: listening through the audio server's echo canceller "
+          f"({route.source or 'default source'})", flush=True)
+    return route
 
 
 def run(ns: argparse.Namespace) -> int:
@@ -38,6 +68,17 @@ def run(ns: argparse.Namespace) -> int:
         print("buddy: --listen needs --stt-url URL (the home server's OpenAI-compatible "
               "/v1/audio/transcriptions)", file=sys.stderr)
         return 2
+    echo_route = listen_through_echo_canceller(ns)
+    try:
+        return _run(ns)
+    finally:
+        if echo_route is not None:
+            from buddy_personality.speech.audio_server import release  # noqa: PLC0415
+
+            release(echo_route)
+
+
+def _run(ns: argparse.Namespace) -> int:
     confine_dds()
     import rclpy  # noqa: PLC0415 - after confine_dds: rmw reads the environment at init
 

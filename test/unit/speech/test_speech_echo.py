@@ -58,6 +58,22 @@ def test_buddys_voice_is_taken_out_and_the_childs_voice_stays() -> None:
     assert aec.frames > 0
 
 
+@needs_espeak
+def test_an_echo_later_than_the_filter_is_found_and_taken_out() -> None:
+    """The stamps of two devices behind an audio server miss its buffers: an echo 0.4 s
+    after its stamp is outside a 0.256 s filter unless its delay is measured."""
+    buddy = trim(espeak(STORY * 2, voice="en-us", pitch=50))
+    delay = round(0.4 * SAMPLE_RATE)
+    mic = np.zeros(buddy.size, np.float32)
+    mic[delay:] = 0.6 * buddy[:-delay]
+    aec = SpeexCanceller()
+    aec.reference(500.0, to_int16(buddy))
+    out = run(aec, mic, 500.0)
+    late = slice(6 * SAMPLE_RATE, out.size)
+    assert aec.delay_s == pytest.approx(0.4, abs=0.01)
+    assert rms_dbfs(out[late]) < rms_dbfs(mic[late]) - 20.0
+
+
 def test_a_quiet_room_runs_no_filter() -> None:
     aec = SpeexCanceller()
     rng = np.random.default_rng(1)
