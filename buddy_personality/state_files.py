@@ -168,10 +168,19 @@ def _write_tmp(target: Path, write: Callable[[Any], None]) -> Path:
 def atomic_write_json(path: Path | str, data: object, indent: int = 1) -> None:
     """Replace `path` with `data` as JSON (NaN and infinities refused: not JSON), one
     generation only (side files, the acks of the parent page)."""
-    target = Path(path)
+    _commit(Path(path), lambda f: _dump(data, f, indent))
+
+
+def _commit(target: Path, write: Callable[[Any], None],
+            before: Callable[[], None] | None = None) -> None:
+    """The atomic write: a fsynced temp file beside `target`, then `before()` (a save's
+    rotation), the rename, the folder's fsync. On any error the temp file is removed and
+    `target` is as it was."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _write_tmp(target, lambda f: _dump(data, f, indent))
+    tmp = _write_tmp(target, write)
     try:
+        if before is not None:
+            before()
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -291,10 +300,8 @@ class StateFile(Generic[T]):
     def _restore_previous(self) -> str:
         """Copy the previous generation back as the current file (atomic)."""
         try:
-            tmp = _write_tmp(self.path, lambda f: f.write(
-                self.previous_path.read_text(encoding="utf-8")))
-            os.replace(tmp, self.path)
-            _fsync_dir(self.path.parent)
+            text = self.previous_path.read_text(encoding="utf-8")
+            _commit(self.path, lambda f: f.write(text))
         except OSError as err:
             return f" (could not restore it as {self.path.name}: {err})"
         self._good = _stat_key(self.path)
@@ -308,18 +315,8 @@ class StateFile(Generic[T]):
         if self.unreadable:
             raise StateFileRefused(f"{self.what} {self.path} could not be read at start-up; "
                                    "not writing over it")
-        target = self.path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = _write_tmp(target, lambda f: _dump(data, f, self.indent))
-        try:
-            self._rotate()
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        _fsync_dir(target.parent)
-        self._good = _stat_key(target)
+        _commit(self.path, lambda f: _dump(data, f, self.indent), self._rotate)
+        self._good = _stat_key(self.path)
 
     def drop_previous(self) -> None:
         """Remove the previous generation (after 'forget everything', spec 002 §8.5: what
