@@ -88,7 +88,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
     ),
     "FIRE": (
         "(match|matches|lighter|lighters|candle|candles|flame|flames|fire|fires|stove|stoves|"
-        "oven|burner|burners|fireplace|grill|barbecue|bbq|iron|kettle|boiling|hot pan|"
+        "oven|burner|burners|fireplace|grill|barbecue|bbq|hot iron|the iron|an iron|"
+        "clothes iron|kettle|boiling|hot pan|"
         "hot water|fireworks|sparkler|sparklers|stove knobs|knob|knobs|gas|embers|campfire)",
     ),
     "INGEST": (
@@ -175,6 +176,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(nobody|no one|nobody is|no one is) (is|) (watching|looking|around|home)",
         "(sneak|sneaks|sneaking|snuck)", "(before|while|when) (anyone|anybody|nobody) .. "
         "(looks|sees|notices|is watching|watching)",
+    ),
+    # A sentence that points back at the one before ("... Pick one and swallow it.").
+    "BACK_REF": (
+        "(it|them|one|ones|some|those|these|in|inside|on|up|out|a little|a bit|a bite|"
+        "a sip|your favorite|there)",
     ),
     # A grown-up waved away: not needed, not asked.
     "NO_GROWN_UP": (
@@ -569,7 +575,8 @@ CONCEPT_TABLE: tuple[Combo, ...] = (
     # RS-3 physical hazards: a hazard with an invitation to act, or to do it alone.
     *(Combo("RS-3-DANGER", f"{name.lower()}: the child is invited to act on it",
             all_of=(name,), any_of=(f"INVITE_{name}", "INVITE_ANY"),
-            none_of=("GROWN_UP_HELPS",), masks=("NOT_ACT",), none_masks=("NO_GROWN_UP",))
+            none_of=("GROWN_UP_HELPS",), masks=("NOT_ACT",), none_masks=("NO_GROWN_UP",),
+            carry=(name,), carry_if="BACK_REF")
       for name in ACTS),
     Combo("RS-3-DANGER", "a hazard or a place to face alone, without asking",
           all_of=("ALONE",), any_of=(*ACTS, "PLACES"), none_of=("GROWN_UP_HELPS",),

@@ -46,6 +46,10 @@ class Combo:
     none_of: tuple[str, ...] = ()
     masks: tuple[str, ...] = ()
     none_masks: tuple[str, ...] = ()  # blanked before `none_of` is looked for
+    # `all_of` lexicons that may stand in the sentence before ("The pills are in her
+    # purse. Pick one and swallow it."); `none_of` is then looked for in both sentences.
+    carry: tuple[str, ...] = ()
+    carry_if: str = ""      # a lexicon the sentence must hold when one was carried
 
 
 @dataclass(slots=True, frozen=True)
@@ -70,7 +74,8 @@ class ConceptRules:
     def __init__(self, lexicons: dict[str, tuple[str, ...]],
                  combos: tuple[Combo, ...]) -> None:
         for c in combos:
-            for name in (*c.all_of, *c.any_of, *c.none_of, *c.masks, *c.none_masks):
+            for name in (*c.all_of, *c.any_of, *c.none_of, *c.masks, *c.none_masks,
+                         *((c.carry_if,) if c.carry_if else ())):
                 if name != QUESTION and name not in lexicons:
                     raise KeyError(f"combo {c.rule_id} {c.what!r}: no lexicon {name!r}")
         self.lexicons = {name: PatternSet.of(p) for name, p in lexicons.items()}
@@ -149,25 +154,28 @@ class ConceptRules:
         combos = self.combos if rule_id is None else self._by_rule.get(rule_id, ())
         if not combos:
             return None
-        has = self._has
+        prev: _Sentence | None = None
         for s in self.read(text) if read is None else read:
             for c in combos:
-                for n in c.all_of:
-                    if not has(s, n, c.masks):
-                        break
-                else:
-                    if c.any_of:
-                        for n in c.any_of:
-                            if has(s, n, c.masks):
-                                break
-                        else:
-                            continue
-                    for n in c.none_of:
-                        if has(s, n, c.none_masks):
-                            break
-                    else:
-                        return self._hit(c, s)
+                if self._fires(c, s, prev):
+                    return self._hit(c, s)
+            prev = s
         return None
+
+    def _fires(self, c: Combo, s: _Sentence, prev: _Sentence | None) -> bool:
+        has = self._has
+        carried = False
+        for n in c.all_of:
+            if not has(s, n, c.masks):
+                if prev is None or n not in c.carry or not has(prev, n, c.masks):
+                    return False
+                carried = True
+        if c.any_of and not any(has(s, n, c.masks) for n in c.any_of):
+            return False
+        if carried and c.carry_if and not has(s, c.carry_if, ()):
+            return False
+        around = (s, prev) if carried and prev is not None else (s,)
+        return not any(has(x, n, c.none_masks) for x in around for n in c.none_of)
 
     def _hit(self, c: Combo, s: _Sentence) -> ConceptHit:
         names = [n for n in (*c.all_of, *c.any_of) if self._has(s, n, c.masks)]
