@@ -18,6 +18,11 @@ import yaml
 
 from buddy_personality.cognition.layer0.respond import REPEAT_WINDOW, Layer0, Layer0Answer
 from buddy_personality.cognition.layer0.table import YAML_LOADER
+from buddy_personality.cognition.vocabulary import POSITIVE_MOODS
+
+# DESIGN erratum 15: what answers something hard with cheer or curiosity.
+CHEER_MOODS: frozenset[str] = frozenset(POSITIVE_MOODS | {"curious", "surprised"})
+HELDOUT_SEEDS: tuple[int, ...] = (0, 1, 2, 3, 4)   # each line asked in 5 fresh sessions
 
 
 @dataclass(slots=True)
@@ -86,11 +91,81 @@ def run_sessions(sessions: list[list[str]], seed: int = 0, name: str = "",
     return figures, answers
 
 
+@dataclass(slots=True, frozen=True)
+class LabelledLine:
+    """A held-out line: the intents that may answer it and the tone its answer must have
+    ("negative": a complaint, a hurt, a sad line, fear: never met with cheer)."""
+
+    say: str
+    intents: tuple[str, ...]
+    tone: str
+
+
+@dataclass(slots=True)
+class HeldoutFigures:
+    """Issue 30 item 3: how often a line is answered by another intent's row, and how
+    often a negative line is answered with cheer (a mood of CHEER_MOODS or a cheerful
+    encore line), over every line asked once in each of HELDOUT_SEEDS' fresh sessions."""
+
+    lines: int = 0
+    answers: int = 0
+    negative_lines: int = 0
+    wrong_intent: int = 0          # answers, not lines (a line counts once per seed)
+    wrong_tone: int = 0
+    wrong_intent_lines: list[str] = field(default_factory=list)
+    wrong_tone_lines: list[str] = field(default_factory=list)
+
+    @property
+    def wrong_intent_share(self) -> float:
+        return self.wrong_intent / self.answers if self.answers else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        out = asdict(self)
+        out["wrong_intent_share"] = round(self.wrong_intent_share, 3)
+        return out
+
+
+def load_labelled(path: Path) -> list[LabelledLine]:
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
+    out = []
+    for say, intents, tone in data["lines"]:
+        names = (intents,) if isinstance(intents, str) else tuple(intents)
+        out.append(LabelledLine(str(say), names, str(tone)))
+    return out
+
+
+def measure_heldout(lines: list[LabelledLine], layer0: Layer0 | None = None,
+                    seeds: tuple[int, ...] = HELDOUT_SEEDS) -> HeldoutFigures:
+    layer0 = layer0 or Layer0()
+    cheerful_encore = set(layer0.table.encore["cheerful"])
+    figures = HeldoutFigures(lines=len(lines))
+    for k, line in enumerate(lines):
+        figures.negative_lines += line.tone == "negative"
+        for seed in seeds:
+            a = layer0.answer(line.say, random.Random(seed), f"heldout-{k}-{seed}")
+            figures.answers += 1
+            if a.intent not in line.intents:
+                figures.wrong_intent += 1
+                figures.wrong_intent_lines.append(f"{line.say} -> {a.intent}")
+            if line.tone == "negative" and (a.emotion in CHEER_MOODS
+                                            or a.text in cheerful_encore):
+                figures.wrong_tone += 1
+                figures.wrong_tone_lines.append(f"{line.say} -> {a.intent}: {a.text}")
+    figures.wrong_intent_lines = sorted(set(figures.wrong_intent_lines))
+    figures.wrong_tone_lines = sorted(set(figures.wrong_tone_lines))
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", type=Path)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--heldout", action="store_true",
+                    help="CORPUS is a labelled held-out set: print wrong intent and tone")
     args = ap.parse_args(argv)
+    if args.heldout:
+        print(json.dumps(measure_heldout(load_labelled(args.corpus)).as_dict(), indent=2))
+        return 0
     figures, _ = run_sessions(load_sessions(args.corpus), args.seed)
     print(json.dumps(figures.as_dict(), indent=2))
     return 0

@@ -28,6 +28,7 @@ WORD_SLOT = "{Word}"      # the table word that matched, capitalised ("Giraffe! 
 ENCORE_GROUPS: tuple[str, ...] = ("cheerful", "gentle")
 _TAG = re.compile(r"^[a-z][a-z0-9_]{1,38}$")
 _WORD = re.compile(r"[a-z0-9']+")
+_STRETCHED = re.compile(r"([a-z])\1{2,}")   # "heyyy", "byeee", "noooo": said long
 
 
 class TableError(ValueError):
@@ -35,8 +36,10 @@ class TableError(ValueError):
 
 
 def normalize_words(text: str) -> list[str]:
-    """Lowercase words, apostrophes dropped ("Don't" -> "dont"), as the table is written."""
-    return [w.replace("'", "") for w in _WORD.findall(text.lower()) if w.replace("'", "")]
+    """Lowercase words, apostrophes dropped ("Don't" -> "dont"), as the table is written;
+    a letter said three times or more counts once ("heyyy" -> "hey")."""
+    out = (_STRETCHED.sub(r"\1", w.replace("'", "")) for w in _WORD.findall(text.lower()))
+    return [w for w in out if w]
 
 
 @dataclass(slots=True, frozen=True)
@@ -46,6 +49,16 @@ class Table:
     # for rows about something hard (child_affect negative), "cheerful" for the others.
     encore: dict[str, tuple[str, ...]]
     no_echo: frozenset[str]             # words "{Word}" never says back on their own
+    # A hard line a row of hard_cue_kinds would answer goes to hard_cue_row (issue 30).
+    hard_cues: HardCues | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class HardCues:
+    words: frozenset[str]
+    phrases: tuple[tuple[str, ...], ...]
+    kinds: frozenset[str]
+    row: IntentRow
 
 
 @dataclass(slots=True, frozen=True)
@@ -68,6 +81,7 @@ class IntentRow:
     tag: str                            # memory topic, "" = none
     answers: tuple[str, ...]
     again: bool                         # "another one": the previous request row answers
+    answers_mention: tuple[str, ...] = ()   # every answer contains one (issue 30)
 
     @property
     def generic(self) -> bool:
@@ -122,6 +136,13 @@ def _row(raw: Any, order: int) -> IntentRow:
     again = bool(raw.get("again", False))
     if not answers:
         raise TableError(f"{where}: no answers")
+    mention = tuple(m.lower() for m in _strings(raw, "answers_mention", where))
+    off_topic = [a for a in answers if mention and not any(m in a.lower() for m in mention)]
+    if off_topic:
+        # Issue 30: "what do you eat" was answered about beds by a variant of another
+        # question; a row's every variant must answer the row's own question.
+        raise TableError(f"{where}: answers_mention {list(mention)}: an answer mentions "
+                         f"none of them: {off_topic[0]!r}")
     if any(WORD_SLOT in a for a in answers) and not words:
         raise TableError(f"{where}: {WORD_SLOT} needs words to match")
     max_words = raw.get("max_words", 0)
@@ -133,6 +154,7 @@ def _row(raw: Any, order: int) -> IntentRow:
         phrases=phrases, with_words=with_words, max_words=max_words, question=question,
         emotion=emotion, intensity=float(intensity), mood_reason=reason,
         child_affect=affect, tag=tag or "", answers=answers, again=again,
+        answers_mention=mention,
     )
 
 
@@ -153,7 +175,23 @@ def parse_table(data: Any) -> Table:
               for g in ENCORE_GROUPS}
     no_echo = frozenset(w for v in _strings(data, "no_echo", "no_echo")
                         for w in normalize_words(v))
-    return Table(rows, encore, no_echo)
+    return Table(rows, encore, no_echo, _hard_cues(data, rows))
+
+
+def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | None:
+    if "hard_cues" not in data:
+        return None
+    cues = _strings(data, "hard_cues", "hard_cues")
+    kinds = frozenset(_strings(data, "hard_cue_kinds", "hard_cue_kinds"))
+    if not kinds <= KINDS:
+        raise TableError(f"hard_cue_kinds {sorted(kinds - KINDS)} are not kinds")
+    row = next((r for r in rows if r.intent == data.get("hard_cue_row")), None)
+    if row is None or row.child_affect != "negative":
+        raise TableError("hard_cue_row must name a row about something hard "
+                         "(child_affect: negative)")
+    split = [tuple(normalize_words(c)) for c in cues]
+    return HardCues(frozenset(c[0] for c in split if len(c) == 1),
+                    tuple(c for c in split if len(c) > 1), kinds, row)
 
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml: ~50x faster
