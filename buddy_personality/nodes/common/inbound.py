@@ -165,6 +165,11 @@ TEXT_MAX: dict[tuple[str, str], int] = {
     ("buddy_msgs/GuardrailEvent", "details"): 1024,
     ("buddy_msgs/SystemEvent", "detail"): 1024,
     ("buddy_msgs/AiEmotion", "mood_reason"): 1024,
+    # Read by the dashboard and the console: a node's status line and counters, and a
+    # log line (an isolated callback's traceback is one), not to be cut in normal use.
+    ("diagnostic_msgs/DiagnosticStatus", "message"): 4096,
+    ("diagnostic_msgs/KeyValue", "value"): 4096,
+    ("rcl_interfaces/Log", "msg"): 65_536,
 }
 SEQUENCE_DEFAULT_MAX = 64
 SEQUENCE_MAX: dict[tuple[str, str], int] = {
