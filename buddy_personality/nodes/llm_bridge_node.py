@@ -67,6 +67,7 @@ from buddy_personality.cognition.bridge import (
     BridgeConfig,
     BridgeCore,
     CallRequest,
+    SayOut,
     Step,
 )
 from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClient
@@ -80,6 +81,7 @@ from buddy_personality.cognition.guard import (
     unavailable,
 )
 from buddy_personality.cognition.health import SERVER_OFFLINE, SERVER_ONLINE, HealthConfig
+from buddy_personality.cognition.say_mood import SayMoodSync
 from buddy_personality.cognition.reply_gate import GuardCheck
 from buddy_personality.cognition.server_words import offline_line, online_line, server_reason
 from buddy_personality.cognition.session_ids import seeded_session_ids, unique_session_ids
@@ -298,6 +300,10 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
                                  qos.LATCHED)
         self.create_subscription(PersonalitySnapshot, "personality/snapshot",
                                  self._on_snapshot, qos.LATCHED)
+        # issue 30 item 2: a turn's line waits (bounded) for the mood its intent left
+        self._say_sync = SayMoodSync()
+        self.create_subscription(LlmProfile, "personality/emotion_applied",
+                                 self._on_emotion_applied, qos.EVENTS)
         self.create_subscription(GovernorState, "governor/state", self._on_governor,
                                  qos.LATCHED)
         self.create_subscription(IdentityState, "identity/state", self._on_identity,
@@ -349,6 +355,17 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             memory_tags=tags, conversation_arc=arc,
         ))
 
+    def _on_emotion_applied(self, msg: LlmProfile) -> None:
+        mood = msg.mood if msg.mood in MOOD_SET else self._core.mood
+        self._publish_says(self._say_sync.on_applied(msg.session_id, msg.turn_id, mood),
+                           self.get_clock().now().to_msg())
+
+    def _publish_says(self, says: list[SayOut], stamp: Any) -> None:
+        for s in says:
+            m = Say(text=s.text, emotion=s.emotion, session_id=s.session_id, turn_id=s.turn_id)
+            m.header.stamp = stamp
+            self._pub_say.publish(m)
+
     def _on_snapshot(self, msg: PersonalitySnapshot) -> None:
         if msg.mood not in MOOD_SET:
             self._rejections.reject("snapshot_mood", msg.mood[:TAG_MAX])
@@ -397,12 +414,15 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
     def _tick(self) -> None:
         now = now_s(self)
         self._publish_signals(self._signal_order.tick(now))
+        self._publish_says(self._say_sync.due(now, self._core.mood),
+                           self.get_clock().now().to_msg())
         self._apply(self._core.tick(now))
         self._arm(now, self._next_deadline(now))
 
     def _next_deadline(self, now: float) -> float:
         times = [self._slowest_tick(now)]
-        for deadline in (self._core.next_deadline(now), self._signal_order.next_deadline()):
+        for deadline in (self._core.next_deadline(now), self._signal_order.next_deadline(),
+                         self._say_sync.next_deadline()):
             if deadline is not None:
                 times.append(deadline)
         return min(times)
@@ -550,10 +570,9 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
                           turn_id=i.turn_id)
             m.header.stamp = stamp
             self._pub_emotion.publish(m)
-        for s in step.says:
-            m = Say(text=s.text, emotion=s.emotion, session_id=s.session_id, turn_id=s.turn_id)
-            m.header.stamp = stamp
-            self._pub_say.publish(m)
+        # a step that ends the session sends its lines now, before ENDED (HC-9 first)
+        self._publish_says(self._say_sync.offer(now_s(self), step.intents, step.says,
+                                                hold=not ended), stamp)
         for gr in step.guardrails:
             m = GuardrailEvent(rule_id=gr.rule_id, action=gr.action, details=gr.details)
             m.header.stamp = stamp
@@ -677,6 +696,8 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             "turn_timeouts": st.turn_timeouts,
             "jobs_in_flight": self.jobs_in_flight,
             "governor_signals_released_late": self._signal_order.released_late,
+            "say_mood.released": self._say_sync.released,
+            "say_mood.timeouts": self._say_sync.timeouts,
         }
         values.update({f"gate.{k}": v for k, v in sorted(st.gate.items())})
         values.update(self._core.safety.stats.values())

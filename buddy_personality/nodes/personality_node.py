@@ -217,6 +217,11 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
                                                qos.EVENTS)
         self._guardrail_pub = self.create_publisher(GuardrailEvent, "personality/guardrail",
                                                     qos.EVENTS)
+        # Issue 30 item 2: one reply per AiEmotion, naming its session and turn, with the
+        # mood the face shows once the intent was integrated: the bridge speaks the turn's
+        # line with it (the snapshot carries no turn, and a 1 Hz one may come in between).
+        self._applied_pub = self.create_publisher(LlmProfile, "personality/emotion_applied",
+                                                  qos.EVENTS)
         self._marker_pub = self.create_publisher(MarkerArray, "personality/affect_markers",
                                                  qos.MARKERS)
 
@@ -363,6 +368,11 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
     def _on_ai_emotion(self, msg: AiEmotion) -> None:
         self._apply(self.engine.on_ai_emotion, msg.emotion, msg.intensity, msg.confidence,
                     msg.source, msg.mood_reason, msg.session_id, msg.turn_id)
+        # after the snapshot went out; a refused intent is answered too (mood unchanged)
+        applied = LlmProfile(mood=self.engine.mood, intensity=float(self.engine.intensity),
+                             session_id=msg.session_id, turn_id=msg.turn_id)
+        applied.header.stamp = self.get_clock().now().to_msg()
+        self._applied_pub.publish(applied)
 
     def _on_bridge_liveliness(self, info: QoSLivelinessChangedInfo) -> None:
         self._bridges_alive = info.alive_count

