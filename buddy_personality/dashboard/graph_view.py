@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from buddy_personality.atomic_json import atomic_write_json
 from buddy_personality.dashboard.plain_words import (
     QUIET_RULES,
     THINKING_WITH_WORDS,
@@ -34,6 +33,7 @@ from buddy_personality.dashboard.records import (
 )
 from buddy_personality.dashboard.sessions import SessionLog
 from buddy_personality.safety.alerts import clear_alerts as clear_alert_log
+from buddy_personality.state_files import StateFile, json_object
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +85,7 @@ class GraphView:
     _idle_state: int = 0
     _conversation_active: bool = False
     bad_alert_lines: int = 0
+    _acks_file: StateFile[list[str]] | None = None
 
     def __post_init__(self) -> None:
         self._load_acks()
@@ -205,9 +206,8 @@ class GraphView:
         if alert_id not in {a.alert_id for a in self._read_alerts()}:
             return False
         self.acknowledged.add(alert_id)
-        if self.acks_path is not None:
-            atomic_write_json(self.acks_path, {"version": 1, "acknowledged":
-                                               sorted(self.acknowledged)})
+        if self._acks_file is not None:
+            self._acks_file.save({"version": 1, "acknowledged": sorted(self.acknowledged)})
         self.feed.notify()
         return True
 
@@ -284,18 +284,23 @@ class GraphView:
         return [AlertView(**_fields(a)) for a in alerts]
 
     def _load_acks(self) -> None:
-        if self.acks_path is None or not self.acks_path.exists():
+        """The acknowledged alerts: one typed state file (a bad file is quarantined and
+        the previous generation used, issue 28 item 2 / issue 31 item 4)."""
+        if self.acks_path is None:
             return
-        try:
-            data = json.loads(self.acks_path.read_text(encoding="utf-8"))
-            ids = data.get("acknowledged") if isinstance(data, dict) else None
-            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-                raise ValueError("'acknowledged' is not a list of ids")
-        except (OSError, ValueError) as exc:
-            log.warning("alert acknowledgements %s unreadable (%s): starting with none",
-                        self.acks_path, exc)
-            return
-        self.acknowledged = set(ids[-10000:])
+        self._acks_file = StateFile(self.acks_path, "alert acknowledgements", _parse_acks)
+        ids = self._acks_file.load().value
+        for warning in self._acks_file.warnings:
+            log.warning("%s", warning)
+        if ids is not None:
+            self.acknowledged = set(ids[-10000:])
+
+
+def _parse_acks(data: object) -> list[str]:
+    ids = json_object(data).get("acknowledged")
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise ValueError("'acknowledged' is not a list of ids")
+    return ids
 
 
 def _fields(a: AlertView) -> dict:

@@ -140,3 +140,28 @@ def test_an_acknowledged_alert_stays_acknowledged_after_a_restart(tmp_path) -> N
     assert [(a.alert_id, a.acknowledged) for a in again] == [
         (listed[0].alert_id, False), (listed[1].alert_id, True)]
     assert alerts.read_bytes() == before
+
+
+def test_corrupt_acknowledgements_fall_back_to_the_previous_generation(tmp_path) -> None:
+    """Issue 31 item 4 / issue 28 item 2: the parent page's acknowledgements are a typed
+    state file too. Before, a corrupt file was ignored and the next acknowledgement wrote
+    over it (what it held was lost); now it is quarantined and the previous one used."""
+    from buddy_personality.dashboard.graph_view import GraphView
+
+    alerts, acks = tmp_path / "hc9_alerts.jsonl", tmp_path / "acks.json"
+    record = {"category": "hurt", "layer": 0, "matched": "it hurts", "pattern": "...",
+              "rule_id": "HC-9", "schema": 1, "session_id": "5b0e", "source": "utterance",
+              "turn_id": 1, "wall_time": 1795456800.0}
+    alerts.write_text("".join(json.dumps({**record, "wall_time": record["wall_time"] + k})
+                              + "\n" for k in range(2)))
+
+    def view() -> GraphView:
+        return GraphView(SessionLog(None, now=0.0), alerts_path=alerts, acks_path=acks)
+
+    first = view()
+    one, two = (a.alert_id for a in first.alerts(1795457000.0))
+    assert first.acknowledge(one) and first.acknowledge(two)   # two generations
+    acks.write_text('{"version": 1, "acknowledged": ["a1", "a2", "a')
+    assert view().acknowledged == {one}
+    assert [p.read_text() for p in tmp_path.glob("acks.json.corrupt-*")] == \
+        ['{"version": 1, "acknowledged": ["a1", "a2", "a']
