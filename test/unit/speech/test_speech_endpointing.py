@@ -4,6 +4,8 @@ the child needs more evidence; a long turn is sent in segments and closed once."
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -91,7 +93,7 @@ def test_a_long_turn_is_sent_in_segments_and_closed_once_when_the_child_stops() 
     assert [s.final for s in segs] == [False, False, True]
     assert len({s.turn for s in segs}) == 1 and [s.part for s in segs] == [0, 1, 2]
     # the pieces follow each other with no gap: every frame of the speech is sent
-    for a, b in zip(segs, segs[1:], strict=False):
+    for a, b in itertools.pairwise(segs):
         assert b.start == pytest.approx(a.end, abs=1e-9)
     sent = sum(s.audio.size for s in segs) * FRAME_S / FRAME_SAMPLES
     assert sent >= 7.0 - 1e-6
