@@ -71,7 +71,7 @@ def test_jitter_bounds_are_two_and_five_minutes_drawn_per_idle_period() -> None:
 
 def test_jittered_engine_turns_drowsy_at_its_drawn_threshold() -> None:
     engine = eng.PersonalityEngine(T0, seed=5)  # canonical traits: jitter on
-    medium = engine._idle.state.medium_at_s
+    medium = engine.sleep.rules.state.medium_at_s
     assert medium != 300.0
     assert engine.tick(T0 + math.ceil(medium) - 1).snapshot.idle_state == IDLE_AWAKE
     assert engine.tick(T0 + math.ceil(medium)).snapshot.idle_state == IDLE_DROWSY
