@@ -37,6 +37,7 @@ ALIGN_WINDOW_S = 1.0        # microphone audio the delay is measured on
 ALIGN_EVERY_S = 2.0         # how often, while Buddy speaks
 ALIGN_MAX_S = 0.8           # the longest echo delay looked for ...
 ALIGN_AHEAD_S = 0.1         # ... and how early an echo may seem to come
+ALIGN_TOLERANCE_S = 0.04    # within the margin: the filter follows such a change itself
 ALIGN_MIN_CORRELATION = 0.3  # a weaker peak (the child talking, no echo) changes nothing
 COHERENCE_LAG_S = 0.01      # the residual is compared with the reference within this
 COHERENCE_ECHO = 0.5        # correlation above which a residual is Buddy's, not a child
@@ -236,7 +237,11 @@ class SpeexCanceller:
         j = int(np.argmax(np.abs(corr)))
         energy = np.sqrt(np.sum(mic * mic) * np.sum(ref[j:j + mic.size] ** 2))
         if energy > 0 and abs(corr[j]) / energy >= ALIGN_MIN_CORRELATION:
-            self.delay_s = ALIGN_MAX_S - j / SAMPLE_RATE
+            delay = ALIGN_MAX_S - j / SAMPLE_RATE
+            # a moved reference makes the filter learn the room again: move it only when
+            # the echo has left what the filter covers, not for a few ms of jitter
+            if self.alignments == 0 or abs(delay - self.delay_s) > ALIGN_TOLERANCE_S:
+                self.delay_s = delay
             self.alignments += 1
 
     def close(self) -> None:
