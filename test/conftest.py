@@ -10,9 +10,12 @@ discovery range, and a ROS_DOMAIN_ID of this test process's own (DESIGN §5).
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,14 @@ from buddy_personality.dds_confinement import confine_dds
 
 confine_dds(domain_id=DOMAIN_ID)
 os.environ.setdefault("AMENT_PREFIX_PATH", sys.prefix)
+
+# A HOME of this test process's own: a `buddy run` or node a test starts without a state
+# directory of its own writes under ~/.local/share/buddy, which would be the engineer's real
+# household and memories, and which one graph at a time may own (issue 31 item 3,
+# state_dir_lock.py): two xdist workers' `buddy run`s there would refuse each other.
+_test_home = Path(tempfile.mkdtemp(prefix="buddy-test-home-"))
+os.environ["HOME"] = str(_test_home)
+atexit.register(shutil.rmtree, _test_home, ignore_errors=True)
 os.environ.setdefault("RCUTILS_COLORIZED_OUTPUT", "0")
 
 REPO = Path(__file__).resolve().parents[1]
