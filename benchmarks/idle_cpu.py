@@ -36,6 +36,9 @@ from procstat import (
 from procstat import wait_for_nodes as wait_nodes
 
 TARGET_PERCENT = 1.5   # issue 14: the idle graph under 1.5 % of one core
+# make_executor's choice by BUDDY_EXECUTOR (issue 28 item 3 compares the three)
+EXECUTOR_NAMES = {"": "LeanExecutor", "lean": "LeanExecutor",
+                  "single": "SingleThreadedExecutor", "events": "EventsExecutor"}
 PARAMS_FILE = Path(__file__).resolve().parents[1] / "config" / "robot.yaml"
 
 
@@ -142,8 +145,10 @@ def main() -> int:
         "process": f"buddy run --headless {' '.join(run_args)}".strip(),
         "face_board": ("the board emulator in its own process on a pty (--port LINK)"
                        if ns.board == "pty" else "simulated inside buddy run (--port sim)"),
-        "executor": ("buddy run's LeanExecutor (nodes/common/executor.py): one thread for "
-                     "all nodes but the face driver, which spins its own (tools/cli/run.py)"),
+        "executor": (f"buddy run's {EXECUTOR_NAMES[os.environ.get('BUDDY_EXECUTOR', '')]} "
+                     "(nodes/common/executor.make_executor; BUDDY_EXECUTOR picks another): one "
+                     "thread for all nodes but the face driver, which spins its own "
+                     "(tools/cli/run.py)"),
         "window_s": runs[0]["window_s"],
         "cpu_percent_of_one_core": round(percent, 2),
         "target_percent": TARGET_PERCENT,
