@@ -133,7 +133,8 @@ class FaceProbe:
         self.node = rclpy.create_node("dashboard_bench_probe", context=self.context)
         self.states: list[tuple[float, tuple[str, bool, int]]] = []
         self._shown: tuple[str, bool, int] | None = None
-        self.node.create_subscription(FaceState, "/buddy/face/state", self._on_face, qos.EVENTS)
+        self.node.create_subscription(FaceState, "/buddy/face/state", self._on_face,
+                                      qos.of("/buddy/face/state"))
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self.running = True

@@ -268,7 +268,8 @@ def make_probe(context: Any) -> Probe:
     from buddy_personality.nodes.common import qos
 
     node = Node("end_to_end_probe", namespace=NAMESPACE, context=context)
-    probe = Probe(node, node.create_publisher(Utterance, "speech/utterance", qos.EVENTS))
+    probe = Probe(node, node.create_publisher(Utterance, "speech/utterance",
+                                              qos.of("speech/utterance")))
 
     def on_say(msg: Say) -> None:
         probe.inbox.put(("say", time.monotonic(), msg))
@@ -285,11 +286,13 @@ def make_probe(context: Any) -> Probe:
     def on_mood(msg: MoodChanged) -> None:
         probe.mood_changes.append((time.monotonic(), msg.prev, msg.next, msg.cause))
 
-    node.create_subscription(Say, "tts/say", on_say, qos.EVENTS)
-    node.create_subscription(ConversationEvent, "conversation/events", on_conv, qos.EVENTS)
+    node.create_subscription(Say, "tts/say", on_say, qos.of("tts/say"))
+    node.create_subscription(ConversationEvent, "conversation/events", on_conv,
+                             qos.of("conversation/events"))
     node.create_subscription(GuardrailEvent, "personality/guardrail", on_guardrail,
-                             qos.EVENTS)
-    node.create_subscription(MoodChanged, "personality/mood_changed", on_mood, qos.EVENTS)
+                             qos.of("personality/guardrail"))
+    node.create_subscription(MoodChanged, "personality/mood_changed", on_mood,
+                             qos.of("personality/mood_changed"))
     return probe
 
 

@@ -128,9 +128,11 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
     node = Node("face_bench", namespace=ns)
     executor = SingleThreadedExecutor()
     executor.add_node(node)
-    snaps = node.create_publisher(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
-    phases = node.create_publisher(ConversationPhase, "conversation/phase", qos.LATCHED)
-    speaking = node.create_publisher(Bool, "tts/speaking", qos.EVENTS)
+    snaps = node.create_publisher(PersonalitySnapshot, "personality/snapshot",
+                                  qos.of("personality/snapshot"))
+    phases = node.create_publisher(ConversationPhase, "conversation/phase",
+                                   qos.of("conversation/phase"))
+    speaking = node.create_publisher(Bool, "tts/speaking", qos.of("tts/speaking"))
     executors: set[str] = set()
     late_ms: list[float] = []     # the driver's own view: its tick lateness per second
 
@@ -143,7 +145,7 @@ def measure(kind: str, duration_s: float, seed: int) -> dict:
                 if "tick_late_max_ms" in values:
                     late_ms.append(float(values["tick_late_max_ms"]))
 
-    node.create_subscription(DiagnosticArray, "/diagnostics", on_diag, qos.DIAGNOSTICS)
+    node.create_subscription(DiagnosticArray, "/diagnostics", on_diag, qos.of("/diagnostics"))
 
     def spin_for(seconds: float) -> None:
         end = time.monotonic() + seconds

@@ -85,8 +85,8 @@ def one_run(turns: int, guard: bool, guard_latency_s: float) -> dict[str, Any]:
     node = Node("guard_bench_probe", namespace=NAMESPACE, context=context)
     says: queue.SimpleQueue[tuple[float, str]] = queue.SimpleQueue()
     node.create_subscription(Say, "tts/say", lambda m: says.put((time.monotonic(), m.text)),
-                             qos.EVENTS)
-    pub = node.create_publisher(Utterance, "speech/utterance", qos.EVENTS)
+                             qos.of("tts/say"))
+    pub = node.create_publisher(Utterance, "speech/utterance", qos.of("speech/utterance"))
     executor = SingleThreadedExecutor(context=context)
     executor.add_node(node)
     spin = threading.Thread(target=executor.spin, daemon=True)

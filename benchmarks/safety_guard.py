@@ -116,7 +116,7 @@ def run(lines: int) -> dict[str, Any]:
     says: queue.SimpleQueue[tuple[float, str]] = queue.SimpleQueue()
     diag: dict[str, str] = {}
     node.create_subscription(Say, "tts/say", lambda m: says.put((time.monotonic(), m.text)),
-                             qos.EVENTS)
+                             qos.of("tts/say"))
 
     def on_diag(msg: DiagnosticArray) -> None:
         for s in msg.status:
@@ -124,8 +124,8 @@ def run(lines: int) -> dict[str, Any]:
                 diag.clear()
                 diag.update({kv.key: kv.value for kv in s.values})
 
-    node.create_subscription(DiagnosticArray, "/diagnostics", on_diag, qos.DIAGNOSTICS)
-    pub = node.create_publisher(Utterance, "speech/utterance", qos.EVENTS)
+    node.create_subscription(DiagnosticArray, "/diagnostics", on_diag, qos.of("/diagnostics"))
+    pub = node.create_publisher(Utterance, "speech/utterance", qos.of("speech/utterance"))
     executor = SingleThreadedExecutor(context=context)
     executor.add_node(node)
     spin = threading.Thread(target=executor.spin, daemon=True)

@@ -87,9 +87,10 @@ class Probe:
         self.says: list[float] = []
         self.node.create_subscription(Utterance, "/buddy/speech/utterance",
                                       lambda _m: self.utterances.append(time.monotonic()),
-                                      qos.EVENTS)
+                                      qos.of("/buddy/speech/utterance"))
         self.node.create_subscription(Say, "/buddy/tts/say",
-                                      lambda _m: self.says.append(time.monotonic()), qos.EVENTS)
+                                      lambda _m: self.says.append(time.monotonic()),
+                                      qos.of("/buddy/tts/say"))
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self.running = True

@@ -160,10 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     utterances: list[float] = []
     speaking: list[tuple[float, bool]] = []
     node.create_subscription(Utterance, "speech/utterance",
-                             lambda m: utterances.append(time.monotonic()), qos.EVENTS)
+                             lambda m: utterances.append(time.monotonic()),
+                             qos.of("speech/utterance"))
     node.create_subscription(Bool, "tts/speaking",
-                             lambda m: speaking.append((time.monotonic(), m.data)), qos.EVENTS)
-    say = node.create_publisher(Say, "tts/say", qos.EVENTS)
+                             lambda m: speaking.append((time.monotonic(), m.data)),
+                             qos.of("tts/speaking"))
+    say = node.create_publisher(Say, "tts/say", qos.of("tts/say"))
     try:
         wait_for_nodes({"/bench/asr", "/bench/tts"}, env)
 

@@ -205,13 +205,16 @@ def main(argv: list[str] | None = None) -> int:
                 asr_values.update({kv.key: kv.value for kv in s.values})
 
     node.create_subscription(Bool, "speech/activity",
-                             lambda m: activity.append((time.monotonic(), m.data)), qos.EVENTS)
+                             lambda m: activity.append((time.monotonic(), m.data)),
+                             qos.of("speech/activity"))
     node.create_subscription(Bool, "tts/speaking",
-                             lambda m: speaking.append((time.monotonic(), m.data)), qos.EVENTS)
+                             lambda m: speaking.append((time.monotonic(), m.data)),
+                             qos.of("tts/speaking"))
     node.create_subscription(Utterance, "speech/utterance",
-                             lambda m: utterances.append(time.monotonic()), qos.EVENTS)
-    node.create_subscription(DiagnosticArray, "/diagnostics", on_diag, qos.DIAGNOSTICS)
-    say = node.create_publisher(Say, "tts/say", qos.EVENTS)
+                             lambda m: utterances.append(time.monotonic()),
+                             qos.of("speech/utterance"))
+    node.create_subscription(DiagnosticArray, "/diagnostics", on_diag, qos.of("/diagnostics"))
+    say = node.create_publisher(Say, "tts/say", qos.of("tts/say"))
     rng = random.Random(29)
 
     def spin_until(pred: Callable[[], bool], timeout: float) -> bool:

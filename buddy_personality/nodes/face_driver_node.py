@@ -189,24 +189,26 @@ class FaceDriverNode(InboundChecks, ClosesOwnResources, LifecycleNode):
         self._negotiate(link, float(p["negotiation_timeout_s"]))
 
         self._pubs = [
-            self.create_lifecycle_publisher(FaceState, "face/state", qos.LATCHED),
-            self.create_lifecycle_publisher(ButtonEvent, "face/button", qos.EVENTS),
-            self.create_lifecycle_publisher(TouchEvent, "face/touch", qos.EVENTS),
+            self.create_lifecycle_publisher(FaceState, "face/state", qos.of("face/state")),
+            self.create_lifecycle_publisher(ButtonEvent, "face/button", qos.of("face/button")),
+            self.create_lifecycle_publisher(TouchEvent, "face/touch", qos.of("face/touch")),
         ]
         self._state_pub, self._button_pub, self._touch_pub = self._pubs
         self._subs = [
             self.create_subscription(PersonalitySnapshot, "personality/snapshot",
-                                     self._on_snapshot, qos.LATCHED),
+                                     self._on_snapshot, qos.of("personality/snapshot")),
             self.create_subscription(AiEmotion, "personality/ai_emotion",
-                                     self._on_ai_emotion, qos.EVENTS),
+                                     self._on_ai_emotion, qos.of("personality/ai_emotion")),
             self.create_subscription(ConversationPhase, "conversation/phase",
-                                     self._on_phase, qos.LATCHED),
-            self.create_subscription(Gesture, "face/gesture", self._on_gesture, qos.EVENTS),
-            self.create_subscription(Bool, "tts/speaking", self._on_speaking, qos.EVENTS),
-            self.create_subscription(Float32, "tts/energy", self._on_energy, qos.EVENTS),
-            self.create_subscription(Say, "tts/say", self._on_say, qos.EVENTS),
+                                     self._on_phase, qos.of("conversation/phase")),
+            self.create_subscription(Gesture, "face/gesture", self._on_gesture,
+                                     qos.of("face/gesture")),
+            self.create_subscription(Bool, "tts/speaking", self._on_speaking,
+                                     qos.of("tts/speaking")),
+            self.create_subscription(Float32, "tts/energy", self._on_energy, qos.of("tts/energy")),
+            self.create_subscription(Say, "tts/say", self._on_say, qos.of("tts/say")),
             self.create_subscription(SystemEvent, "system/events", self._on_system,
-                                     qos.EVENTS),
+                                     qos.of("system/events")),
         ]
         # Latency: move everything allocated so far (rclpy, message types, this node)
         # out of the collector's reach. A full collection would otherwise scan ~40k

@@ -89,9 +89,10 @@ class GovernorNode(InboundChecks, Node):
         self._resets_refused = 0
         self._rejected_at_last_report = 0
 
-        self._state_pub = self.create_publisher(GovernorState, "governor/state", qos.LATCHED)
+        self._state_pub = self.create_publisher(GovernorState, "governor/state",
+                                                qos.of("governor/state"))
         self.create_subscription(GovernorSignal, "governor/signal", self._on_signal,
-                                 qos.EVENTS)
+                                 qos.of("governor/signal"))
         self.create_service(ResetGovernor, "governor/reset", self._on_reset)
         self.create_timer(1.0 / self.params["publish_hz"], self._publish_state)
         self.add_post_set_parameters_callback(self._on_parameters_set)

@@ -216,10 +216,12 @@ class IdentityNode(InboundChecks, Node):
         self._greetings = 0
         self._greeting_log_errors = 0
 
-        self._state_pub = self.create_publisher(IdentityState, "identity/state", qos.LATCHED)
-        self._consent_pub = self.create_publisher(ConsentState, "consent/state", qos.LATCHED)
+        self._state_pub = self.create_publisher(IdentityState, "identity/state",
+                                                qos.of("identity/state"))
+        self._consent_pub = self.create_publisher(ConsentState, "consent/state",
+                                                  qos.of("consent/state"))
         self._system_pub = self.create_publisher(
-            SystemEvent, "identity/system_events", qos.EVENTS
+            SystemEvent, "identity/system_events", qos.of("identity/system_events")
         )
         self._reset_client = self.create_client(Trigger, "personality/reset_memory")
         # issue 16: the execute service awaits these answers; a reentrant group lets the
@@ -233,11 +235,11 @@ class IdentityNode(InboundChecks, Node):
         self._effects_called = 0
         self._effects_failed = 0
         self.create_subscription(IdentityEvent, "identity/events", self._on_identity_event,
-                                 qos.EVENTS)
+                                 qos.of("identity/events"))
         self.create_subscription(ConversationEvent, "conversation/events",
-                                 self._on_conversation_event, qos.EVENTS)
+                                 self._on_conversation_event, qos.of("conversation/events"))
         self.create_subscription(ConsentEvent, "consent/events", self._on_consent_event,
-                                 qos.EVENTS)
+                                 qos.of("consent/events"))
         self.create_service(ExecuteCommand, "identity/execute_command", self._on_execute,
                             callback_group=self._effects_group)
         self.create_service(RequestProfileUpdate, "identity/request_profile_update",

@@ -115,20 +115,22 @@ class ParentDashboardNode(InboundChecks, ClosesOwnResources, Node):
         self.household = HouseholdGlance(_expand(p["profiles_path"]))
 
         self.create_subscription(PersonalitySnapshot, "personality/snapshot",
-                                 self._on_snapshot, qos.LATCHED)
-        self.create_subscription(FaceState, "face/state", self._on_face, qos.EVENTS)
+                                 self._on_snapshot, qos.of("personality/snapshot"))
+        self.create_subscription(FaceState, "face/state", self._on_face, qos.of("face/state"))
         self.create_subscription(ConversationEvent, "conversation/events",
-                                 self._on_conversation, qos.EVENTS)
+                                 self._on_conversation, qos.of("conversation/events"))
         self.create_subscription(GuardrailEvent, "personality/guardrail", self._on_guardrail,
-                                 qos.EVENTS)
-        self.create_subscription(ConsentState, "consent/state", self._on_consent, qos.LATCHED)
-        self.create_subscription(UsageState, "personality/usage", self._on_usage, qos.LATCHED)
+                                 qos.of("personality/guardrail"))
+        self.create_subscription(ConsentState, "consent/state", self._on_consent,
+                                 qos.of("consent/state"))
+        self.create_subscription(UsageState, "personality/usage", self._on_usage,
+                                 qos.of("personality/usage"))
         # issue 30: who talks (an alert names the child) and where answers come from (the
         # LLM bridge's own health, not a snapshot's layer)
         self.create_subscription(IdentityState, "identity/state", self._on_identity,
-                                 qos.LATCHED)
+                                 qos.of("identity/state"))
         self.create_subscription(DiagnosticArray, "/diagnostics", self._on_diagnostics,
-                                 qos.DIAGNOSTICS)
+                                 qos.of("/diagnostics"))
 
         self.login_client = self.create_client(ParentLogin, "identity/parent_login")
         self.command_client = self.create_client(ExecuteCommand, "identity/execute_command")

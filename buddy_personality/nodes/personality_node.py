@@ -75,6 +75,7 @@ from buddy_personality.personality.records import (
     GuardrailTriggered,
     MoodChange,
 )
+from buddy_personality.personality.state_keeper import StateKeeper
 from buddy_personality.personality.traits import derive_traits
 
 AXIS_DEFAULTS = {  # spec 002 §1.1 canonical axis positions (PE-4: fixed)
@@ -180,14 +181,18 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
                       memory_path.with_name("personality_state.json") if memory_path else None)
         self._utc_offset = local_utc_offset_s()
         self._utc_offset_checked = time.monotonic()
+        now = now_s(self)
+        # The node owns the state files; the engine says what is due (state_keeper.py).
+        self.keeper = StateKeeper(now, self._utc_offset, usage_path=usage_path,
+                                  memory_path=memory_path, state_path=state_path)
+        k = self.keeper
         self.engine = PersonalityEngine(
-            now_s(self), traits, seed=p["seed"], guardrails=guardrails,
-            memory_path=memory_path, usage_path=usage_path,
+            now, traits, seed=p["seed"], guardrails=guardrails,
+            usage=k.usage, memory=k.memory, resume=k.resume,
+            keeps_state=k.state_path is not None, warnings=k.warnings,
             # Erratum 18: no parameter gates memory; the engine's RS-5 gate is the
             # Consent FSM's GRANTED record for the current user (consent/state).
             memory_consent=True, utc_offset_s=self._utc_offset,
-            defer_writes=True,  # publish first, then fsync (see _flush)
-            state_path=state_path,
         )
         for warning in self.engine.warnings:
             self.get_logger().warning(warning)
@@ -206,29 +211,30 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
         self._last_guardrail = ""
 
         self._snapshot_pub = self.create_publisher(PersonalitySnapshot, "personality/snapshot",
-                                                   qos.LATCHED)
+                                                   qos.of("personality/snapshot"))
         self._profile_pub = self.create_publisher(LlmProfile, "personality/llm_profile",
-                                                  qos.LATCHED)
+                                                  qos.of("personality/llm_profile"))
         # issue 16: RS-1/RS-2 talk and limits in force, latched, sent only when a whole
         # second or a limit changed (the parent page no longer reads /diagnostics)
-        self._usage_pub = self.create_publisher(UsageState, "personality/usage", qos.LATCHED)
+        self._usage_pub = self.create_publisher(UsageState, "personality/usage",
+                                                qos.of("personality/usage"))
         self._usage_sent: tuple[float, ...] | None = None
         self._mood_pub = self.create_publisher(MoodChanged, "personality/mood_changed",
-                                               qos.EVENTS)
+                                               qos.of("personality/mood_changed"))
         self._guardrail_pub = self.create_publisher(GuardrailEvent, "personality/guardrail",
-                                                    qos.EVENTS)
+                                                    qos.of("personality/guardrail"))
         # Issue 30 item 2: one reply per AiEmotion, naming its session and turn, with the
         # mood the face shows once the intent was integrated: the bridge speaks the turn's
         # line with it (the snapshot carries no turn, and a 1 Hz one may come in between).
         self._applied_pub = self.create_publisher(LlmProfile, "personality/emotion_applied",
-                                                  qos.EVENTS)
+                                                  qos.of("personality/emotion_applied"))
         self._marker_pub = self.create_publisher(MarkerArray, "personality/affect_markers",
-                                                 qos.MARKERS)
+                                                 qos.of("personality/affect_markers"))
 
         self.create_subscription(AiEmotion, "personality/ai_emotion", self._on_ai_emotion,
-                                 qos.EVENTS)
+                                 qos.of("personality/ai_emotion"))
         self.create_subscription(ConversationEvent, "conversation/events",
-                                 self._on_conversation, qos.EVENTS)
+                                 self._on_conversation, qos.of("conversation/events"))
         # Watch only (its messages are the ones above): is a bridge's writer alive? It
         # matches writers that offer the bridge's lease (qos.BRIDGE_EVENTS), and DDS says
         # when one stops asserting liveliness: a killed bridge within the lease (issue 19).
@@ -240,14 +246,17 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
                 liveliness=self._on_bridge_liveliness,
                 incompatible_qos=lambda _e: None))   # writers without a lease: not bridges
         self.create_subscription(ConversationPhase, "conversation/phase", self._on_phase,
-                                 qos.LATCHED)
-        self.create_subscription(SystemEvent, "system/events", self._on_system, qos.EVENTS)
-        self.create_subscription(Bool, "tts/speaking", self._on_speaking, qos.EVENTS)
-        self.create_subscription(ButtonEvent, "face/button", self._on_button, qos.EVENTS)
-        self.create_subscription(MemoryExtract, "memory/extract", self._on_memory, qos.EVENTS)
+                                 qos.of("conversation/phase"))
+        self.create_subscription(SystemEvent, "system/events", self._on_system,
+                                 qos.of("system/events"))
+        self.create_subscription(Bool, "tts/speaking", self._on_speaking, qos.of("tts/speaking"))
+        self.create_subscription(ButtonEvent, "face/button", self._on_button, qos.of("face/button"))
+        self.create_subscription(MemoryExtract, "memory/extract", self._on_memory,
+                                 qos.of("memory/extract"))
         self.create_subscription(IdentityState, "identity/state", self._on_identity,
-                                 qos.LATCHED)
-        self.create_subscription(ConsentState, "consent/state", self._on_consent, qos.LATCHED)
+                                 qos.of("identity/state"))
+        self.create_subscription(ConsentState, "consent/state", self._on_consent,
+                                 qos.of("consent/state"))
 
         self.create_service(ListMemories, "personality/list_memories", self._on_list_memories)
         self.create_service(Trigger, "personality/reset_memory", self._on_reset_memory)
@@ -303,7 +312,7 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
         """Persist what the engine has due, after the snapshot went out."""
         if self.engine.writes_pending:
             warnings = len(self.engine.warnings)
-            self.engine.flush_writes()
+            self.keeper.write(self.engine)  # publish first, then fsync
             for warning in self.engine.warnings[warnings:]:
                 self.get_logger().warning(warning)
 
@@ -661,7 +670,7 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
         """Write the state files now (ClosesOwnResources): RS-2, Ctrl-C, SIGTERM or a
         launch shutdown never loses counted talk, even if the DDS teardown after it is
         cut short (runtime.destroy_nodes)."""
-        self.engine.flush_all()
+        self.keeper.write_all(self.engine)
 
 
 def main(args: list[str] | None = None) -> int:

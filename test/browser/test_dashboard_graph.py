@@ -107,8 +107,8 @@ def graph(ros, tmp_path: Path):
         Parameter("acks_path", value=str(tmp_path / "acks.json")),
     ])))
     assert dashboard.url, dashboard.server_error
-    consent = ros.collect(ConsentState, "consent/state", qos.LATCHED)
-    face = ros.publisher(FaceState, "face/state", qos.EVENTS)
+    consent = ros.collect(ConsentState, "consent/state", qos.of("consent/state"))
+    face = ros.publisher(FaceState, "face/state", qos.of("face/state"))
     assert ros.spin_until(lambda: dashboard.memories_client.service_is_ready()
                           and dashboard.login_client.service_is_ready(), 10.0)
     return dashboard, memory, consent, face
@@ -290,7 +290,7 @@ def test_thinking_with_is_the_llm_bridges_own_health(browser, ros, graph) -> Non
     """Issue 30 item 5: the page said "the home server" with no server at all (from the
     last snapshot's layer); it says what the LLM bridge's diagnostics say."""
     dashboard = graph[0]
-    diagnostics = ros.publisher(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+    diagnostics = ros.publisher(DiagnosticArray, "/diagnostics", qos.of("/diagnostics"))
     page = browser.new_page()
 
     def bridge(layer: str, url: str) -> DiagnosticArray:

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from buddy_personality.nodes.bringup import NODE_CLASSES, GraphOptions, create_graph
-from buddy_personality.security.graph import NODES, Endpoints, expected_endpoints
+from buddy_personality.nodes.common import qos
+from buddy_personality.security.graph import NODES, Endpoints, expected_endpoints, resolve
 
 pytestmark = pytest.mark.ros
 
@@ -42,7 +43,7 @@ def _differences(node: str, want: Endpoints, got: Endpoints) -> list[str]:
     return out
 
 
-def test_every_node_matches_the_table(ros, tmp_path: Path) -> None:
+def _bring_up(ros, tmp_path: Path) -> None:
     options = GraphOptions(namespace=ros.namespace, overrides={
         "personality": {"memory_path": str(tmp_path / "memory.json")},
         "identity": {"profiles_path": str(tmp_path / "household.json")},
@@ -51,6 +52,10 @@ def test_every_node_matches_the_table(ros, tmp_path: Path) -> None:
     })
     for node in create_graph(options, context=ros.context):
         ros.add(node)
+
+
+def test_every_node_matches_the_table(ros, tmp_path: Path) -> None:
+    _bring_up(ros, tmp_path)
     assert set(NODE_CLASSES) <= set(NODES), (
         f"nodes without a row in security/graph.py: {sorted(set(NODE_CLASSES) - set(NODES))}")
 
@@ -65,6 +70,60 @@ def test_every_node_matches_the_table(ros, tmp_path: Path) -> None:
     # differences that remain.
     ros.spin_until(lambda: not problems(), timeout=20)
     assert problems() == []
+
+
+def _is_bridge_watch(info) -> bool:
+    """The personality's liveliness watch on conversation/events (qos.BRIDGE_WATCH): the
+    one reader that asks for a lease, documented in qos.py."""
+    return (info.node_name == "personality"
+            and info.qos_profile.liveliness_lease_duration
+            == qos.BRIDGE_WATCH.liveliness_lease_duration)
+
+
+def test_every_endpoint_uses_its_topic_s_profile(ros, tmp_path: Path) -> None:
+    """Issue 28 item 4: each topic's QoS is chosen once, by the topic (qos.TOPICS); every
+    writer and reader on the graph uses that topic's reliability and durability (a reader
+    that is volatile where the writer latches misses the state a late joiner needs)."""
+    _bring_up(ros, tmp_path)
+    probe = ros.probe
+    topics = sorted({t for spec in NODES.values() for t in spec.publishes + spec.subscribes})
+    endpoints_wanted = sum(len(spec.publishes) + len(spec.subscribes)
+                           for node, spec in NODES.items() if node in NODE_CLASSES)
+
+    def infos() -> list[tuple[str, str, object]]:
+        out = []
+        for topic in topics:
+            name = resolve(topic, ros.namespace, "")
+            out += [(topic, "publisher", i) for i in probe.get_publishers_info_by_topic(name)
+                    if i.node_name in NODE_CLASSES]
+            out += [(topic, "subscriber", i)
+                    for i in probe.get_subscriptions_info_by_topic(name)
+                    if i.node_name in NODE_CLASSES]
+        return out
+
+    # discovery is eventually consistent: wait until every endpoint of the table is seen
+    ros.spin_until(lambda: len(infos()) >= endpoints_wanted, timeout=20)
+    found = infos()
+    assert len(found) >= endpoints_wanted
+    wrong = []
+    for topic, kind, info in found:
+        if kind == "subscriber" and topic == "conversation/events" and _is_bridge_watch(info):
+            continue
+        want, got = qos.TOPICS[topic], info.qos_profile
+        if (got.reliability, got.durability) != (want.reliability, want.durability):
+            wrong.append(f"{info.node_name} {kind} on {topic}: {got.reliability.name}/"
+                         f"{got.durability.name}, the table says {want.reliability.name}/"
+                         f"{want.durability.name}")
+    assert wrong == []
+
+
+def test_of_knows_every_topic_and_names_an_unknown_one() -> None:
+    for spec in NODES.values():
+        for topic in spec.publishes + spec.subscribes:
+            assert qos.of(topic) is qos.TOPICS[topic]
+    assert qos.of("/buddy/face/state") is qos.TOPICS["face/state"]
+    with pytest.raises(KeyError, match=r"no QoS for topic 'face/stat'.*TOPICS"):
+        qos.of("face/stat")
 
 
 def test_dev_services_appear_in_the_table_only_with_dev_mode() -> None:

@@ -39,7 +39,7 @@ class DiagnosticsPublisher:
         self._node = node
         self._collect = collect
         self._name = f"{node.get_namespace().rstrip('/')}/{node.get_name()}".lstrip("/")
-        self._pub = node.create_publisher(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+        self._pub = node.create_publisher(DiagnosticArray, "/diagnostics", qos.of("/diagnostics"))
         # One message kept and refilled: a node's keys hardly change, and building ~20
         # KeyValue messages a second per node was a visible part of the idle robot's CPU
         # (issue 14). publish() serialises at once, so reusing the objects is safe.

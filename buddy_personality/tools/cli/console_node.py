@@ -54,21 +54,25 @@ class ConsoleNode(InboundChecks, Node):
         self.inputs: queue.SimpleQueue[InputEvent] = inputs or queue.SimpleQueue()
         self.changed = True  # the view needs a redraw
         self.eof = False
-        self._utterance_pub = self.create_publisher(Utterance, "speech/utterance", qos.EVENTS)
+        self._utterance_pub = self.create_publisher(Utterance, "speech/utterance",
+                                                    qos.of("speech/utterance"))
         subs: tuple[tuple[type, str, Callable[[lv.ViewState, Any], None], Any], ...] = (
-            (PersonalitySnapshot, "personality/snapshot", lv.apply_snapshot, qos.LATCHED),
-            (FaceState, "face/state", lv.apply_face, qos.LATCHED),
-            (GovernorState, "governor/state", lv.apply_governor, qos.LATCHED),
-            (IdentityState, "identity/state", lv.apply_identity, qos.LATCHED),
-            (PhaseMsg, "conversation/phase", lv.apply_phase, qos.LATCHED),
-            (Utterance, "speech/utterance", lv.apply_utterance, qos.EVENTS),
-            (Say, "tts/say", lv.apply_say, qos.EVENTS),
-            (MoodChanged, "personality/mood_changed", lv.apply_mood_changed, qos.EVENTS),
-            (GuardrailEvent, "personality/guardrail", lv.apply_guardrail, qos.EVENTS),
+            (PersonalitySnapshot, "personality/snapshot", lv.apply_snapshot,
+             qos.of("personality/snapshot")),
+            (FaceState, "face/state", lv.apply_face, qos.of("face/state")),
+            (GovernorState, "governor/state", lv.apply_governor, qos.of("governor/state")),
+            (IdentityState, "identity/state", lv.apply_identity, qos.of("identity/state")),
+            (PhaseMsg, "conversation/phase", lv.apply_phase, qos.of("conversation/phase")),
+            (Utterance, "speech/utterance", lv.apply_utterance, qos.of("speech/utterance")),
+            (Say, "tts/say", lv.apply_say, qos.of("tts/say")),
+            (MoodChanged, "personality/mood_changed", lv.apply_mood_changed,
+             qos.of("personality/mood_changed")),
+            (GuardrailEvent, "personality/guardrail", lv.apply_guardrail,
+             qos.of("personality/guardrail")),
             # every node's warnings: the view replaces the console log output
-            (Log, "/rosout", lv.apply_log, qos.EVENTS),
+            (Log, "/rosout", lv.apply_log, qos.of("/rosout")),
             # what is wrong right now (face port, LLM server, RS-2), until it is fixed
-            (DiagnosticArray, "/diagnostics", lv.apply_diagnostics, qos.DIAGNOSTICS),
+            (DiagnosticArray, "/diagnostics", lv.apply_diagnostics, qos.of("/diagnostics")),
         )
         for msg_type, topic, apply, profile in subs:
             self.create_subscription(msg_type, topic, self._updater(apply), profile)

@@ -100,13 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     rclpy.init(args=["buddy_say", "--ros-args", "--disable-stdout-logs"])
     try:
         node = Node("buddy_say", namespace=ns.namespace)
-        speech = node.create_publisher(Utterance, "speech/utterance", qos.EVENTS)
-        button = node.create_publisher(ButtonEvent, "face/button", qos.EVENTS)
+        speech = node.create_publisher(Utterance, "speech/utterance", qos.of("speech/utterance"))
+        button = node.create_publisher(ButtonEvent, "face/button", qos.of("face/button"))
         replies: list[Any] = []
         phases: list[int] = []
-        node.create_subscription(Say, "tts/say", replies.append, qos.EVENTS)
+        node.create_subscription(Say, "tts/say", replies.append, qos.of("tts/say"))
         node.create_subscription(ConversationPhase, "conversation/phase",
-                                 lambda m: phases.append(int(m.phase)), qos.LATCHED)
+                                 lambda m: phases.append(int(m.phase)),
+                                 qos.of("conversation/phase"))
         used = ([(button, "face/button")] if ns.button else []) + \
             ([(speech, "speech/utterance")] if text else [])
         if not _spin_until(node, lambda: all(_all_readers_matched(node, p, ns.namespace, t)
