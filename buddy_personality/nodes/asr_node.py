@@ -160,10 +160,13 @@ class AsrNode(ClosesOwnResources, Node):
         self._aec: EchoCanceller | None = None
         self._setup_error = ""
 
-        self._pub_activity = self.create_publisher(Bool, "speech/activity", qos.EVENTS)
-        self._pub_utterance = self.create_publisher(Utterance, "speech/utterance", qos.EVENTS)
-        self._pub_system = self.create_publisher(SystemEvent, "system/events", qos.EVENTS)
-        self.create_subscription(Bool, "tts/speaking", self._on_speaking, qos.EVENTS)
+        self._pub_activity = self.create_publisher(Bool, "speech/activity",
+                                                   qos.of("speech/activity"))
+        self._pub_utterance = self.create_publisher(Utterance, "speech/utterance",
+                                                    qos.of("speech/utterance"))
+        self._pub_system = self.create_publisher(SystemEvent, "system/events",
+                                                 qos.of("system/events"))
+        self.create_subscription(Bool, "tts/speaking", self._on_speaking, qos.of("tts/speaking"))
         # The tick only schedules the recogniser-server probe and looks at a running
         # request (seconds apart): once a second is enough (issue 14 idle CPU).
         self.create_timer(PROBE_TICK_S, self._tick)
@@ -179,7 +182,7 @@ class AsrNode(ClosesOwnResources, Node):
             # Node's own create_subscription: a float sequence has no range for the inbound
             # checks to apply; unpack_played checks it (layout, size, finite values)
             Node.create_subscription(self, Float64MultiArray, "tts/played", self._on_played,
-                                     qos.EVENTS)
+                                     qos.of("tts/played"))
         self._listener = threading.Thread(target=self._listen, name="asr-listen", daemon=True)
         self._transcriber = threading.Thread(target=self._transcribe_loop,
                                              name="asr-transcribe", daemon=True)

@@ -260,7 +260,7 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         self._wake = self.create_guard_condition(self._drain)
 
         self._pub_emotion = self.create_publisher(AiEmotion, "personality/ai_emotion",
-                                                  qos.EVENTS)
+                                                  qos.of("personality/ai_emotion"))
         # with a liveliness lease: the personality node notices a killed bridge (issue 19)
         self._pub_conv = self.create_publisher(ConversationEvent, "conversation/events",
                                                qos.BRIDGE_EVENTS)
@@ -268,20 +268,23 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         # graph's aligned 1 Hz wake (align_periodic_timers), so it costs no wake of its own
         self.create_timer(qos.BRIDGE_LIVELINESS_ASSERT_S, self._pub_conv.assert_liveliness)
         self._pub_phase = self.create_publisher(ConversationPhase, "conversation/phase",
-                                                qos.LATCHED)
-        self._pub_memory = self.create_publisher(MemoryExtract, "memory/extract", qos.EVENTS)
-        self._pub_signal = self.create_publisher(GovernorSignal, "governor/signal", qos.EVENTS)
-        self._pub_say = self.create_publisher(Say, "tts/say", qos.EVENTS)
-        self._pub_gesture = self.create_publisher(Gesture, "face/gesture", qos.EVENTS)
-        self._pub_system = self.create_publisher(SystemEvent, "system/events", qos.EVENTS)
+                                                qos.of("conversation/phase"))
+        self._pub_memory = self.create_publisher(MemoryExtract, "memory/extract",
+                                                 qos.of("memory/extract"))
+        self._pub_signal = self.create_publisher(GovernorSignal, "governor/signal",
+                                                 qos.of("governor/signal"))
+        self._pub_say = self.create_publisher(Say, "tts/say", qos.of("tts/say"))
+        self._pub_gesture = self.create_publisher(Gesture, "face/gesture", qos.of("face/gesture"))
+        self._pub_system = self.create_publisher(SystemEvent, "system/events",
+                                                 qos.of("system/events"))
         self._pub_identity = self.create_publisher(IdentityEvent, "identity/events",
-                                                   qos.EVENTS)
+                                                   qos.of("identity/events"))
         household = p["household_path"].strip()
         self._household = HouseholdFile(Path(household).expanduser() if household else None)
         self._refresh_household()
         self.create_timer(HOUSEHOLD_CHECK_S, self._refresh_household)
         self._pub_guardrail = self.create_publisher(GuardrailEvent, "personality/guardrail",
-                                                    qos.EVENTS)
+                                                    qos.of("personality/guardrail"))
         log = p["alert_log_path"].strip()
         self._alert_log = Path(log).expanduser() if log else None
         self._alerts_written = 0
@@ -292,26 +295,30 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         self._screen_cpu_us: deque[float] = deque(maxlen=4096)   # this thread's CPU time
         self._screened_steps = 0
 
-        self.create_subscription(Utterance, "speech/utterance", self._on_utterance, qos.EVENTS)
-        self.create_subscription(ButtonEvent, "face/button", self._on_button, qos.EVENTS)
+        self.create_subscription(Utterance, "speech/utterance", self._on_utterance,
+                                 qos.of("speech/utterance"))
+        self.create_subscription(ButtonEvent, "face/button", self._on_button, qos.of("face/button"))
         self.create_subscription(GuardrailEvent, "personality/guardrail", self._on_guardrail,
-                                 qos.EVENTS)
+                                 qos.of("personality/guardrail"))
         self.create_subscription(LlmProfile, "personality/llm_profile", self._on_profile,
-                                 qos.LATCHED)
+                                 qos.of("personality/llm_profile"))
         self.create_subscription(PersonalitySnapshot, "personality/snapshot",
-                                 self._on_snapshot, qos.LATCHED)
+                                 self._on_snapshot, qos.of("personality/snapshot"))
         # issue 30 item 2: a turn's line waits (bounded) for the mood its intent left
         self._say_sync = SayMoodSync()
         self.create_subscription(LlmProfile, "personality/emotion_applied",
-                                 self._on_emotion_applied, qos.EVENTS)
+                                 self._on_emotion_applied, qos.of("personality/emotion_applied"))
         self.create_subscription(GovernorState, "governor/state", self._on_governor,
-                                 qos.LATCHED)
+                                 qos.of("governor/state"))
         self.create_subscription(IdentityState, "identity/state", self._on_identity,
-                                 qos.LATCHED)
+                                 qos.of("identity/state"))
         # Speech (DESIGN §4.7): the child speaking, the real voice, the ears' fault.
-        self.create_subscription(Bool, "speech/activity", self._on_activity, qos.EVENTS)
-        self.create_subscription(Bool, "tts/speaking", self._on_tts_speaking, qos.EVENTS)
-        self.create_subscription(SystemEvent, "system/events", self._on_system, qos.EVENTS)
+        self.create_subscription(Bool, "speech/activity", self._on_activity,
+                                 qos.of("speech/activity"))
+        self.create_subscription(Bool, "tts/speaking", self._on_tts_speaking,
+                                 qos.of("tts/speaking"))
+        self.create_subscription(SystemEvent, "system/events", self._on_system,
+                                 qos.of("system/events"))
         self.create_service(Trigger, "llm_bridge/end_conversation", self._on_end)
         self._reset_client = self.create_client(ResetGovernor, "governor/reset")
         # Issue 14 (idle CPU): no fixed 10 Hz tick; the timer is armed for the core's next

@@ -110,14 +110,16 @@ class TtsNode(ClosesOwnResources, Node):
                 self._audio_error = str(exc)
                 self.get_logger().error(f"no audio output: {exc}; Buddy stays silent")
 
-        self._pub_speaking = self.create_publisher(Bool, "tts/speaking", qos.EVENTS)
-        self._pub_energy = self.create_publisher(Float32, "tts/energy", qos.EVENTS)
-        self._pub_played = self.create_publisher(Float64MultiArray, "tts/played", qos.EVENTS)
-        self.create_subscription(Say, "tts/say", self._on_say, qos.EVENTS)
+        self._pub_speaking = self.create_publisher(Bool, "tts/speaking", qos.of("tts/speaking"))
+        self._pub_energy = self.create_publisher(Float32, "tts/energy", qos.of("tts/energy"))
+        self._pub_played = self.create_publisher(Float64MultiArray, "tts/played",
+                                                 qos.of("tts/played"))
+        self.create_subscription(Say, "tts/say", self._on_say, qos.of("tts/say"))
         self.create_subscription(ConversationEvent, "conversation/events", self._on_conv,
-                                 qos.EVENTS)
-        self.create_subscription(ButtonEvent, "face/button", self._on_button, qos.EVENTS)
-        self.create_subscription(Bool, "speech/activity", self._on_activity, qos.EVENTS)
+                                 qos.of("conversation/events"))
+        self.create_subscription(ButtonEvent, "face/button", self._on_button, qos.of("face/button"))
+        self.create_subscription(Bool, "speech/activity", self._on_activity,
+                                 qos.of("speech/activity"))
         self.create_timer(1.0, self._maintain)
         self._diagnostics = DiagnosticsPublisher(self, self._health)
 
