@@ -119,7 +119,7 @@ class ParentSession:
         from buddy_personality.nodes.common import qos  # noqa: PLC0415
 
         got: list[Any] = []
-        sub = self.node.create_subscription(msg_type, topic, got.append, qos.LATCHED)
+        sub = self.node.create_subscription(msg_type, topic, got.append, qos.of(topic))
         try:
             deadline = self.node.get_clock().now().nanoseconds + int(timeout * 1e9)
             while not got and self.node.get_clock().now().nanoseconds < deadline:
