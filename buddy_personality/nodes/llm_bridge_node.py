@@ -372,6 +372,9 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             m = Say(text=s.text, emotion=s.emotion, session_id=s.session_id, turn_id=s.turn_id)
             m.header.stamp = stamp
             self._pub_say.publish(m)
+            # issue 30 item 6: a headless run says what Buddy said and with which mood (the
+            # child's words stay out of the log, HC-3; the note before names the rule)
+            self.get_logger().info(f"said [{s.emotion}]: {s.text}")
 
     def _on_snapshot(self, msg: PersonalitySnapshot) -> None:
         if msg.mood not in MOOD_SET:

@@ -23,7 +23,8 @@ SESSION = ["hey buddy, hello!", "i like dinosaurs", "my dog is sick", "tell me a
            "i love you buddy", "bye buddy"]
 
 
-def test_every_line_carries_the_mood_the_face_shows_while_it_plays(ros, tmp_path) -> None:
+def test_every_line_carries_the_mood_the_face_shows_while_it_plays(ros, tmp_path,
+                                                                   capfd) -> None:
     faces: list[tuple[float, str]] = []
     ready: list[bool] = []
     phases: list[tuple[float, int]] = []
@@ -60,6 +61,11 @@ def test_every_line_carries_the_mood_the_face_shows_while_it_plays(ros, tmp_path
         t_speak, t_end = _speaking_window(phases, t_sent)
         windows.append((say, max(t_say, t_speak), t_end))
     shown = [(say.text, say.emotion, _mostly_shown(faces, t0, t1)) for say, t0, t1 in windows]
+    # issue 30 item 6: the log says what Buddy said, with the mood (was "rules answered:
+    # greeting" alone)
+    log = capfd.readouterr().err
+    for say, _, _ in windows:
+        assert f"said [{say.emotion}]: {say.text}" in log, say.text
     # Not yet: the session's first line (the wake greeting) is said with the mood from
     # before its intent (the bridge's bounded wait runs out) while the face means THINKING
     # during its SPEAKING phase; left open in issue 30's note.

@@ -400,7 +400,7 @@ def render(state: ViewState, width: int = MIN_W, height: int = MIN_H) -> Group:
     room -= len(waiting)
     reply = state.last_reply or ("..." if state.last_utterance and not state.hint else "-")
     if state.last_reply and state.last_reply_emotion:
-        reply += f"  [{state.last_reply_emotion}]"
+        reply += f"  [face: {state.last_reply_emotion}]"   # the mood the face shows (issue 30)
     reply_lines = textwrap.wrap(reply, value_w) or ["-"]
     problems = list(state.problems.values())
     keep = max(1, room - min(len(problems), 2))

@@ -67,7 +67,7 @@ def test_the_view_shows_every_part_of_the_state() -> None:
     assert "CONFIRMED: Leo" in text and "child, private, child-safe" in text
     assert "do dragons like [cake]?" in text  # not eaten as rich markup
     assert "partial hypoth" not in text  # only final utterances
-    assert "Dragons love cake!  [silly]" in text
+    assert "Dragons love cake!  [face: silly]" in text   # issue 30: the face's mood
     assert "mood curious -> happy (ai_emotion)" in text
     assert "guardrail BUDGET: budget_reset" in text
 
