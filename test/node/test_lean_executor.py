@@ -71,8 +71,14 @@ def rig() -> Iterator[Rig]:
 
 
 def test_make_executor_gives_the_lean_executor(rig: Rig) -> None:
+    """Fails loudly on an rclpy whose internals moved (issue 28 item 3): the product would
+    then run the stock executor, ~2.8x the idle CPU, without anyone noticing."""
+    from buddy_personality.nodes.common.executor import missing_rclpy_internals
     executor = make_executor(rig.context)
     try:
+        assert not missing_rclpy_internals(executor), (
+            "this rclpy lacks what LeanExecutor relies on: "
+            f"{missing_rclpy_internals(executor)}; port executor.py or drop it")
         assert isinstance(executor, LeanExecutor)
     finally:
         executor.shutdown()

@@ -497,14 +497,30 @@ def make_executor(context: Context | None = None) -> SingleThreadedExecutor:
         return IsolatingExecutor(context=context)
     if chosen == "events":
         return EventsExecutor(context=context)
-    needed = ("_guard", "_sigint_gc", "_tasks", "_tasks_lock", "_is_shutdown",
-              "_work_tracker", "_take_timer", "_take_subscription", "_take_client",
-              "_take_service", "_take_guard_condition", "_take_waitable")
     executor = LeanExecutor(context=context)
-    if all(hasattr(executor, name) for name in needed) and hasattr(EventHandler, "is_ready"):
+    if not missing_rclpy_internals(executor):
         return executor
     executor.shutdown()
     return IsolatingExecutor(context=context)
+
+
+# The rclpy 7 (Jazzy) internals LeanExecutor relies on, in one list: an rclpy update that
+# renames one makes make_executor fall back to the stock executor, and
+# test_lean_executor.py fails loudly naming what moved (issue 28 item 3).
+RCLPY_EXECUTOR_INTERNALS = (
+    "_guard", "_sigint_gc", "_tasks", "_tasks_lock", "_is_shutdown", "_work_tracker",
+    "_take_timer", "_take_subscription", "_take_client", "_take_service",
+    "_take_guard_condition", "_take_waitable", "_context")
+
+
+def missing_rclpy_internals(executor: SingleThreadedExecutor) -> list[str]:
+    """The rclpy internals LeanExecutor needs that this rclpy lacks (empty: all there)."""
+    missing = [name for name in RCLPY_EXECUTOR_INTERNALS if not hasattr(executor, name)]
+    if not hasattr(EventHandler, "is_ready"):
+        missing.append("EventHandler.is_ready")
+    if not hasattr(_rclpy, "WaitSet"):
+        missing.append("_rclpy.WaitSet")
+    return missing
 
 
 def align_periodic_timers(nodes: Iterable[Node], period_s: float = 1.0) -> int:
