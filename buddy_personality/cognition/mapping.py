@@ -13,8 +13,12 @@ from dataclasses import dataclass
 
 from buddy_personality.cognition.schema import CognitionResponse
 from buddy_personality.cognition.vocabulary import MOOD_INTENSITY_CAP
+from buddy_personality.msg_constants import EmotionSource
 
-SOURCE_INLINE, SOURCE_HYBRID, SOURCE_POST, SOURCE_RULES = 0, 1, 2, 3  # buddy_msgs/AiEmotion
+# AiEmotion.SOURCE_* (written once in msg_constants; plain ints, as the message holds them)
+SOURCE_INLINE, SOURCE_HYBRID, SOURCE_POST, SOURCE_RULES = (
+    int(EmotionSource.INLINE), int(EmotionSource.HYBRID), int(EmotionSource.POST),
+    int(EmotionSource.RULES))
 
 # Confidence of each intent source (spec 000: < 0.2 is dropped; INLINE > HYBRID > POST in
 # priority). INLINE is the streamed emotion before anything else is checked: likely right,

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from buddy_personality.msg_constants import IdleState, Phase
+
 # Spec 002 §4.1 mood classes: what a parent reads, in words.
 MOOD_CLASS: dict[str, str] = {
     "happy": "positive", "excited": "positive", "curious": "positive", "love": "positive",
@@ -16,11 +18,10 @@ MOOD_CLASS: dict[str, str] = {
     "sad": "negative", "scared": "negative", "angry": "negative",
 }
 
-# Face protocol conversation states (face-protocol.md "Enumerations").
-CONV_STATE_NAMES: tuple[str, ...] = ("idle", "attention", "listening", "ptt", "thinking",
-                                     "speaking", "error", "done")
-
-IDLE_STATE_NAMES: tuple[str, ...] = ("awake", "drowsy", "asleep")
+# Face protocol conversation states (face-protocol.md "Enumerations": FaceState.conv_state
+# holds the ConversationPhase numbers) and PersonalitySnapshot.idle_state, by number.
+CONV_STATE_NAMES: tuple[str, ...] = tuple(p.name.lower() for p in sorted(Phase))
+IDLE_STATE_NAMES: tuple[str, ...] = tuple(s.name.lower() for s in sorted(IdleState))
 
 
 @dataclass(slots=True)

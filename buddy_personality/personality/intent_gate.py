@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-SOURCE_INLINE = 0  # AiEmotion.SOURCE_* (repeated so the core imports no ROS)
-SOURCE_HYBRID = 1
-SOURCE_POST = 2
-SOURCE_RULES = 3  # layer 0's emotion for its own answer (no server; issue 15)
-SOURCE_NAMES = {SOURCE_INLINE: "inline", SOURCE_HYBRID: "hybrid", SOURCE_POST: "post",
-                SOURCE_RULES: "rules"}
+from buddy_personality.msg_constants import EmotionSource
+
+# AiEmotion.SOURCE_* (written once in msg_constants, ROS-free); RULES is layer 0's emotion
+# for its own answer (no server; issue 15)
+SOURCE_INLINE = int(EmotionSource.INLINE)
+SOURCE_HYBRID = int(EmotionSource.HYBRID)
+SOURCE_POST = int(EmotionSource.POST)
+SOURCE_RULES = int(EmotionSource.RULES)
+SOURCE_NAMES = {int(s): s.name.lower() for s in EmotionSource}
 # spec 000: priority INLINE > HYBRID > POST (higher number = higher priority here). A
 # RULES intent is a whole answer's emotion, like HYBRID; it never meets an LLM intent of
 # the same turn (layer 0 answers only when the LLM does not).

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# PersonalitySnapshot constants, repeated here so the core imports no ROS.
-LAYER_RULES = 0
-LAYER_LLM = 1
-IDLE_AWAKE = 0
-IDLE_DROWSY = 1
-IDLE_ASLEEP = 2
-IDLE_STATE_NAMES = {IDLE_AWAKE: "awake", IDLE_DROWSY: "drowsy", IDLE_ASLEEP: "asleep"}
+from buddy_personality.msg_constants import IdleState, Layer
+
+# PersonalitySnapshot constants (written once in msg_constants, ROS-free), as plain ints.
+LAYER_RULES = int(Layer.RULES)
+LAYER_LLM = int(Layer.LLM)
+IDLE_AWAKE = int(IdleState.AWAKE)
+IDLE_DROWSY = int(IdleState.DROWSY)
+IDLE_ASLEEP = int(IdleState.ASLEEP)
+IDLE_STATE_NAMES = {int(s): s.name.lower() for s in IdleState}
 
 
 # Snapshot and EngineOutput are built on every tick: they are value records but not

@@ -8,17 +8,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from buddy_personality.msg_constants import (
+    Button,
+    ButtonAction,
+    ConversationKind,
+    EmotionSource,
+    Layer,
+    Phase,
+    SystemKind,
+)
 from buddy_personality.tools.bags.bagio import BagMessage, deserialize
 from buddy_personality.tools.sim.sim_graph import Captured, relative
 
-SYSTEM_EVENT_NAMES = {0: "BOOT", 1: "LOW_BATTERY", 2: "CRITICAL_BATTERY", 3: "FAULT_RAISED",
-                      4: "FAULT_CLEARED", 5: "SERVER_ONLINE", 6: "SERVER_OFFLINE",
-                      7: "BIRTHDAY_GREETING"}
-SOURCE_NAMES = {0: "INLINE", 1: "HYBRID", 2: "POST", 3: "RULES"}
-BUTTON_NAMES = {0: "PTT", 1: "ACTION"}
-BUTTON_EVENTS = {0: "press", 1: "release", 2: "toggle", 3: "click"}
-PHASE_NAMES = {0: "IDLE", 1: "ATTENTION", 2: "LISTENING", 3: "PTT", 4: "THINKING",
-               5: "SPEAKING", 6: "ERROR", 7: "DONE"}
+# names of the message constants (msg_constants, checked against buddy_msgs)
+SYSTEM_EVENT_NAMES = {int(k): k.name for k in SystemKind}
+SOURCE_NAMES = {int(s): s.name for s in EmotionSource}
+BUTTON_NAMES = {int(b): b.name for b in Button}
+BUTTON_EVENTS = {int(a): a.name.lower() for a in ButtonAction}
+PHASE_NAMES = {int(p): p.name for p in Phase}
 
 # kinds of timeline event
 CHILD, SAY, STARTED, ENDED, MOOD, GUARDRAIL, LAYER, SYSTEM, BUTTON, EMOTION, PHASE = (
@@ -75,7 +82,7 @@ def build_timeline(messages: Iterable[Captured | BagMessage], namespace: str = "
             snapshots.append((t, msg))
             if layer is not None and msg.layer != layer:
                 events.append(Event(t, LAYER, f"layer {layer} -> {msg.layer} "
-                                    f"({'LLM' if msg.layer else 'rules only'})",
+                                    f"({'LLM' if msg.layer == Layer.LLM else 'rules only'})",
                                     {"layer": int(msg.layer)}))
             layer = int(msg.layer)
         elif rel == "speech/utterance":
@@ -85,7 +92,7 @@ def build_timeline(messages: Iterable[Captured | BagMessage], namespace: str = "
                                 {"text": msg.text, "emotion": msg.emotion,
                                  "session_id": msg.session_id}))
         elif rel == "conversation/events":
-            if msg.kind == 0:
+            if msg.kind == ConversationKind.STARTED:
                 events.append(Event(t, STARTED, f"conversation started ({msg.trigger})",
                                     {"trigger": msg.trigger, "session_id": msg.session_id}))
             else:
