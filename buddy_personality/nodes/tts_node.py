@@ -30,6 +30,7 @@ from std_msgs.msg import Bool, Float32, Float64MultiArray
 from buddy_msgs.msg import ButtonEvent, ConversationEvent, Say
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import ERROR, OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.inbox import Inbox
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
@@ -85,7 +86,7 @@ PARAMETERS: tuple[ParamSpec, ...] = (
 )
 
 
-class TtsNode(ClosesOwnResources, Node):
+class TtsNode(InboundChecks, ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("tts", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
@@ -289,10 +290,12 @@ class TtsNode(ClosesOwnResources, Node):
         }
         values.update({f"cut.{k}": v for k, v in sorted(st.cut.items())})
         values.update({f"dropped.{k}": v for k, v in sorted(st.dropped.items())})
+        values.update(self.inbound_rejections().as_values())   # DESIGN §5 bad input
         if self._say_to_audio_s is not None:
             values["last_say_to_audio_ms"] = f"{1000 * self._say_to_audio_s:.0f}"
         if isinstance(self._player, SoundDevicePlayer):
             values["underflows"] = self._player.underflows
+            values["cut_flush_errors"] = self._player.flush_errors   # a cut's abort failed
         if self._last_error:
             values["last_error"] = self._last_error
         if self.params["backend"] == "none":

@@ -120,6 +120,8 @@ class SoundDevicePlayer(Player):
         self._lock = threading.Lock()
         self._last_active = time.monotonic()
         self.underflows = 0
+        self.flush_errors = 0          # a cut's abort/start failed (the stream was reopened)
+        self.last_flush_error = ""
         try:
             self._sd.check_output_settings(device=self._device, channels=1, dtype="float32",
                                            samplerate=sample_rate)
@@ -146,10 +148,39 @@ class SoundDevicePlayer(Player):
             self._last_active = time.monotonic()
             if self._stream is not None:
                 return
-            self._stream = self._sd.OutputStream(
-                samplerate=self.sample_rate, blocksize=self.blocksize, device=self._device,
-                channels=1, dtype="float32", latency=self._latency_s, callback=self._callback)
-            self._stream.start()
+            self._open()
+
+    def _open(self) -> None:
+        """Under `_lock`: open and start the output stream."""
+        self._stream = self._sd.OutputStream(
+            samplerate=self.sample_rate, blocksize=self.blocksize, device=self._device,
+            channels=1, dtype="float32", latency=self._latency_s, callback=self._callback)
+        self._stream.start()
+
+    def cut(self, line_id: int | None = None) -> bool:
+        """Fade the line out, and drop what the device already holds of it: the stream's
+        buffer (`output_latency_s`, 60 ms) would otherwise keep Buddy talking that long
+        after a barge-in (issue 29: 100 ms from speech/activity to silence). An aborted
+        stream discards its buffered blocks (Pa_AbortStream; ALSA's drop, a flush on the
+        PulseAudio plugin) and starts again at once with the fade, then silence."""
+        if not self.playout.cut(line_id):
+            return False
+        with self._lock:
+            stream = self._stream
+            if stream is not None and stream.active:
+                try:
+                    stream.abort()
+                    stream.start()
+                except Exception as exc:  # PortAudio error: the stream is reopened
+                    self.flush_errors += 1
+                    self.last_flush_error = str(exc)
+                    stream.close(ignore_errors=True)
+                    self._stream = None
+                    try:
+                        self._open()
+                    except Exception as again:  # the next line's begin() tries again
+                        self.last_flush_error = str(again)
+        return True
 
     def maintain(self, now: float) -> None:
         del now
