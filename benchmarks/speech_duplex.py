@@ -5,7 +5,8 @@ sink, a loopback carries it 20 ms later into the `room` null sink whose monitor 
 microphone, a child's espeak-ng voice is played into the room.
 
     .venv/bin/python benchmarks/speech_duplex.py [--json] [--tries 20] [--speech-seconds 300]
-        [--cpu-seconds 30] [--canceller server|software] [--graph nodes|buddy-run]
+        [--cpu-seconds 30] [--monologue-seconds 60] [--canceller server|software]
+        [--graph nodes|buddy-run]
 
 - `barge_in`: Buddy tells a story, a child talks over it after 1.5-3 s (random). From
   `speech/activity` (as the probe receives it) to the last sample of Buddy's voice
@@ -13,6 +14,13 @@ microphone, a child's espeak-ng voice is played into the room.
   (target: p95 within 100 ms); from the child's first audible sample:
   `voice_to_silence_ms` (includes the evidence the ears ask for while Buddy speaks);
   `words_transcribed`: tries whose utterance came with the child's words.
+- `monologue` (issue 29 done-when: "the 60 s monologue is answered once, after it ends,
+  with nothing dropped"): a child's espeak-ng voice talks for `--monologue-seconds`
+  without a pause long enough to end the turn (the asr's default `max_turn_s`, so a 60 s
+  turn goes in 4 segments). The fake STT server answers each request with a word of its
+  own (`w<N>`), so the one `speech/utterance` must carry every segment's word, in order;
+  no utterance (and no Buddy speech) before the child's last audible sample; the audio
+  sent adds up to the monologue's length (nothing dropped).
 - `self_hearing`: Buddy's lines for `--speech-seconds`, nobody else in the room:
   transcription requests and speech/activity (target 0 and 0).
 - `asr_cpu_percent_of_one_core`: the asr process over a quiet room (-65 dBFS noise),
@@ -50,6 +58,15 @@ STORIES = [
     "Let's count the stars together. One for the moon, two for the sun, three for the "
     "clouds that float along, four for the rain that makes the flowers grow.",
 ]
+MONOLOGUE = [
+    "and then my cat jumped on the table and she ate all the cheese",
+    "my mum said no no no but the cat did not listen",
+    "so we went to the park with my brother and we saw a big dog",
+    "the dog had a red ball and he ran and ran around the pond",
+    "and there were ducks in the pond, one two three four ducks",
+    "and my brother fell in the mud and he was all brown",
+    "then we had ice cream, I had strawberry and he had chocolate",
+]
 CHILD_LINES = ["stop buddy, I want to tell you about my cat", "wait wait, I know that one",
                "buddy, can we play a game now", "I saw a dragon in my garden"]
 
@@ -61,6 +78,24 @@ def espeak(text: str, voice: str = "en-us+f4", pitch: int = 80) -> np.ndarray:
     x = resample(h.feed(out), h.sample_rate, 16000)
     loud = np.flatnonzero(np.abs(x) > 0.003)
     return x[loud[0]:loud[-1] + 1]
+
+
+def monologue(seconds: float) -> np.ndarray:
+    """A child talking for at least `seconds`: one espeak-ng call, commas and full stops
+    only (its sentence pauses, about 0.4 s at 140 wpm, stay under the asr's 0.9 s
+    `end_silence_s`, so it is one turn)."""
+    lines: list[str] = []
+    x = np.zeros(0, dtype=np.float32)
+    while x.size < seconds * 16000:
+        lines.append(MONOLOGUE[len(lines) % len(MONOLOGUE)])
+        if sum(len(t) for t in lines) > 14 * seconds:  # ~14 characters a second
+            x = espeak(". ".join(lines) + ".", voice="en-us+f2", pitch=90)
+    return x
+
+
+def longest_gap_s(x: np.ndarray, threshold: float = 0.003) -> float:
+    loud = np.flatnonzero(np.abs(x) > threshold)
+    return float(np.diff(loud).max()) / 16000 if loud.size > 1 else 0.0
 
 
 class Room:
@@ -143,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tries", type=int, default=20)
     ap.add_argument("--speech-seconds", type=float, default=300.0)
     ap.add_argument("--cpu-seconds", type=float, default=30.0)
+    ap.add_argument("--monologue-seconds", type=float, default=60.0,
+                    help="the child's long turn (0: skip it)")
     ap.add_argument("--canceller", choices=("server", "software"), default="server")
     ap.add_argument("--graph", choices=("nodes", "buddy-run"), default="nodes",
                     help="the two speech executables, or `buddy run --speak --listen`")
@@ -177,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         env.update(route.environment())
     tmp = Path(tempfile.mkdtemp(prefix="buddy-bench-duplex-"))
-    stt = FakeSttServer(["CHILD"], delay_s=0.05).start()
+    # every request answered with a word of its own: a turn's utterance names its segments
+    stt = FakeSttServer([f"w{n}" for n in range(1, 10000)], delay_s=0.05).start()
     speaker = Levels(room.env, "speaker.monitor")
     mic = Levels(room.env, "room.monitor")
     if args.graph == "nodes":
@@ -197,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     activity: list[tuple[float, bool]] = []
     speaking: list[tuple[float, bool]] = []
     utterances: list[float] = []
+    utterance_texts: list[str] = []
     asr_values: dict[str, str] = {}
 
     def on_diag(m: DiagnosticArray) -> None:
@@ -210,8 +249,11 @@ def main(argv: list[str] | None = None) -> int:
     node.create_subscription(Bool, "tts/speaking",
                              lambda m: speaking.append((time.monotonic(), m.data)),
                              qos.of("tts/speaking"))
-    node.create_subscription(Utterance, "speech/utterance",
-                             lambda m: utterances.append(time.monotonic()),
+    def on_utterance(m: Utterance) -> None:
+        utterances.append(time.monotonic())
+        utterance_texts.append(m.text)
+
+    node.create_subscription(Utterance, "speech/utterance", on_utterance,
                              qos.of("speech/utterance"))
     node.create_subscription(DiagnosticArray, "/diagnostics", on_diag, qos.of("/diagnostics"))
     say = node.create_publisher(Say, "tts/say", qos.of("tts/say"))
@@ -267,7 +309,43 @@ def main(argv: list[str] | None = None) -> int:
             if len(utterances) > n_utt and len(stt.turns()) == n_req + 1:
                 words += 1
             spin_for(1.0)
-        # 2. Buddy's own speech, nobody else in the room
+        # 2. the child's long turn, Buddy silent
+        mono: dict[str, object] = {"skipped": True}
+        if args.monologue_seconds > 0:
+            voice_x = monologue(args.monologue_seconds)
+            spin_for(2.0)
+            n_sp, n_utt, n_req = len(speaking), len(utterances), len(stt.turns())
+            t_play = time.monotonic()
+            player = threading.Thread(target=room.play, args=(voice_x, tmp), daemon=True)
+            player.start()
+            while player.is_alive():
+                spin_for(0.5)
+            t_done = time.monotonic()
+            spin_until(lambda n=n_utt: len(utterances) > n, 30)
+            spin_for(3.0)   # a second utterance would come within this
+            t_last_voice = mic.last_loud_before(t_done + 0.5, t_play, threshold=0.02) \
+                or t_done
+            reqs = stt.turns()[n_req:]
+            got = list(zip(utterances[n_utt:], utterance_texts[n_utt:], strict=True))
+            words_sent = [r.answered for r in reqs if r.answered]
+            text = got[0][1].split() if len(got) == 1 else []
+            mono = {
+                "voice_s": round(voice_x.size / 16000, 1),
+                "longest_pause_s": round(longest_gap_s(voice_x), 2),
+                "segments_sent": len(reqs),
+                "audio_sent_s": round(sum(r.duration_s for r in reqs), 1),
+                "utterances": len(got),
+                "utterance_after_end_s": round(got[0][0] - t_last_voice, 2) if got else None,
+                "utterances_before_end": sum(1 for t, _ in got if t < t_last_voice),
+                "utterance_words": got[0][1] if len(got) == 1 else [u for _, u in got],
+                "segment_words": words_sent,
+                "buddy_spoke": any(s for _, s in speaking[n_sp:]),
+            }
+            mono["ok"] = (len(got) == 1 and got[0][0] >= t_last_voice
+                          and len(reqs) >= 3 and text == words_sent
+                          and mono["audio_sent_s"] >= 0.98 * voice_x.size / 16000
+                          and not mono["buddy_spoke"])
+        # 3. Buddy's own speech, nobody else in the room
         n_act, n_req = len(activity), len(stt.turns())
         t_end = time.monotonic() + args.speech_seconds
         spoken_s = 0.0
@@ -283,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         spin_for(2.0)
         self_activity = len([a for _, a in activity[n_act:] if a])
         self_requests = len(stt.turns()) - n_req
-        # 3. asr CPU over a quiet room
+        # 4. asr CPU over a quiet room
         spin_for(3.0)
         quiet = (np.random.default_rng(1).standard_normal(
             int(16000 * (args.cpu_seconds + 3))) * 10 ** (-65 / 20)).astype(np.float32)
@@ -322,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
                                     "p95": pct(voice_ms, 0.95), "max": pct(voice_ms, 1.0)},
             "words_transcribed": words,
         },
+        "monologue": mono,
         "self_hearing": {"buddy_speech_s": round(spoken_s, 1), "activity": self_activity,
                          "transcription_requests": self_requests},
         "asr_cpu_percent_of_one_core": {
@@ -339,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         "barge_in": bool(act_ms) and (pct(act_ms, 0.95) or 1e9) <= 100.0,
         "self_hearing": self_activity == 0 and self_requests == 0,
         "asr_cpu": cpu_quiet < 5.0,
+        "monologue": bool(mono.get("ok")),
     }
     shutil.rmtree(tmp, ignore_errors=True)
     print(json.dumps(result) if args.json else
