@@ -2,6 +2,7 @@
 data a reviewer reads line by line: concept lexicons, then the combinations of them that
 break a rule. Evaluated by `safety/concepts.py`, sentence by sentence, after the phrase
 rows of `output_rules.py` (which name the rule first when they know the phrasing).
+The physical-hazard lexicons live in `safety/concept_hazards.py`.
 
 A lexicon is a tuple of patterns in the language of `safety/words.py` (`a|b` one word of
 several, `(x y|z)` one sequence of several, `..` up to three words, `...` up to eight,
@@ -15,13 +16,10 @@ child is sent to one) lifts the hazard combinations; negation lexicons (`NOT_ACT
 
 from __future__ import annotations
 
+from buddy_personality.safety.concept_hazards import ACTS, GROWN, HAZARD_LEXICONS
 from buddy_personality.safety.concepts import QUESTION, Combo
 
 # -- words shared by several lexicons --------------------------------------------------
-GROWN = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|dad|mum|mummy|"
-         "mama|papa|parent|parents|grandma|grandpa|granny|grandmother|grandfather|teacher|"
-         "babysitter|doctor|nurse|police officer|police|lifeguard|cashier|firefighter|"
-         "someone you trust|big person)")
 PEOPLE = ("(mommy|daddy|mom|dad|mum|mummy|mama|papa|parent|parents|grandma|grandpa|granny|"
           "teacher|teachers|babysitter|nanny|sister|sisters|brother|brothers|cousin|cousins|"
           "friend|friends|kids|children|classmates|people|family|grown ups|grownups|adults|"
@@ -37,194 +35,8 @@ SAD_STATE = ("(sad|lonely|alone|all alone|by myself|scared|afraid|terrified|frig
 BODY_PART = ("(tummy|belly|stomach|head|arm|arms|leg|legs|knee|knees|back|foot|feet|hand|"
              "hands|ear|ears|eye|eyes|nose|throat|tooth|teeth|heart|chest|mouth|toes|"
              "fingers|finger|neck|body|wheels|motor)")
-# Verbs a line invites a child to do with a hazard, one family per kind of hazard (base
-# forms: imperatives, "you can ..."); a hazard counts only with the acts that hurt with it
-# ("count the windows" is no invitation, "lean out the window" is).
-ACTS = {
-    "ELECTRIC": "(touch|put|stick|poke|push|slide|shove|plug|unplug|pull|lick|play|grab|pick|"
-                "use|fiddle|try|bite|chew|turn on|fix|open|hold)",
-    "FIRE": "(light|strike|turn on|twist|turn|touch|play|grab|use|hold|blow|poke|put|stick|"
-            "feel|cook|make|start|try|burn|pick|lean|reach|wave)",
-    "INGEST": "(taste|lick|eat|drink|sip|swallow|bite|chew|gulp|suck|try|have|pop|put|fit|take|"
-              "pick|mix|sniff|smell|spray|open|grab|use|play|touch|pour|squeeze|stuff|crunch)",
-    "HEIGHT": "(climb|lean|jump|stand|sit|hang|reach|dangle|open|stack|balance|walk|step|go|"
-              "get|hop|fly|slide|leap|dive|crawl)",
-    "WATER": "(jump|go|get|hop|swim|dive|wade|splash|float|hold|stay|put|fill|run|explore|walk|"
-             "play|lean|climb|slide|sit)",
-    "SHARP": "(grab|take|use|hold|pick|run|wave|swing|play|cut|shave|touch|practice|juggle|"
-             "point|carry|throw|get|try|help)",
-    "STRANGER": "(go|get|hop|ride|cross|run|wander|follow|open|walk|talk|take|meet|explore|play|"
-                "leave|sneak|visit|chase|dash|step|say yes)",
-    "SMALL_SPACE": "(climb|hide|crawl|get|go|hop|shut|close|lock|squeeze|fit|stay|sit|"
-                   "jump|try|see)",
-    "SMOTHER": "(put|wrap|cover|pull|tie|hold|try|see|stick|stuff)",
-}
-# Every act of every family (a negation before any of them takes the invitation back).
-ACT = "(" + "|".join(sorted({w for acts in ACTS.values()
-                            for w in acts.strip("()").split("|")})) + ")"
-OPENERS = ("(so|now|just|then|and|okay|ok|sure|yes|please|quick|quickly|first|next|oh|ooh|"
-           "hey|go ahead and|go on and|go on|come on and|come on|go and|go|why not|maybe|"
-           "try and)")
-OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are allowed to|"
-          "you are big enough to|big enough to|old enough to|feel free to|try to|try|let us|"
-          "i bet you can|see if you can|see how long you can|see how many|how about you|"
-          "why do not you|fun to|cool to|okay to|ok to|fine to|safe to|easy to|great to|"
-          "good to|dare you to|want to|and|and then|then|can just|just|easiest to|easier to|"
-          "best to)")
-
-
-def invited(acts: str) -> tuple[str, ...]:
-    """An invitation to do one of `acts`: an imperative at the start of a clause, or a
-    frame that offers it ("you can ...", "let's ...", "it's fun to ...")."""
-    return (f"^ {acts}", f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}")
-
-
 LEXICONS: dict[str, tuple[str, ...]] = {
-    # ---- RS-3 physical hazards, one lexicon per concept ----------------------------
-    "ELECTRIC": (
-        "(outlet|outlets|socket|sockets|plug|plugs|wall plug|power strip|wire|wires|cord|"
-        "cords|cable|cables|electric|electricity|hair dryer|hairdryer|toaster|extension lead|"
-        "power point|light switch|fuse box)",
-    ),
-    "FIRE": (
-        "(match|matches|lighter|lighters|candle|candles|flame|flames|fire|fires|stove|stoves|"
-        "oven|burner|burners|fireplace|grill|barbecue|bbq|hot iron|the iron|an iron|"
-        "clothes iron|kettle|boiling|hot pan|"
-        "hot water|fireworks|sparkler|sparklers|stove knobs|knob|knobs|gas|embers|campfire)",
-    ),
-    "INGEST": (
-        "(berries|berry|mushroom|mushrooms|leaves|plants|flowers) (from|in|on|you find|"
-        "outside|growing)",
-        # chemicals, cleaning products, batteries, detergent pods
-        "(cleaning|cleaner|cleaners|spray|bleach|detergent|pod|pods|laundry|soap|dish soap|"
-        "battery|batteries|chemical|chemicals|under the sink|bottles|bottle|poison|"
-        "glue|paint thinner|gasoline|petrol|shampoo|mouthwash|perfume|bug spray|"
-        "dishwasher tablet|dishwasher tablets|washing powder|lotion|makeup)",
-        # medicine, pills, vitamins, syrup
-        "(medicine|medicines|pill|pills|vitamin|vitamins|syrup|cough syrup|drops|capsule|"
-        "capsules|tablets|medicine cabinet|medicine cupboard|gummies|prescription)",
-        # choking: small things and foods that block a small throat
-        "(marble|marbles|coin|coins|button|buttons|bead|beads|magnet|magnets|balloon|"
-        "balloons|swallow whole|whole grapes|grape whole|grapes whole|small toys|"
-        "tiny toys|small pieces|popcorn|hard candy|nuts|pebble|pebbles|"
-        "in your mouth|into your mouth)",
-        "(grape|grapes) .. (whole|swallow|gulp)",
-    ),
-    "HEIGHT": (
-        "(window|windows|balcony|balconies|railing|railings|ledge|roof|bookshelf|bookcase|"
-        "shelf|shelves|top bunk|bunk bed|bunk|fence|wall|counter|countertop|ladder|"
-        "stairs|banister|cliff|edge|top of the fridge|fridge top|stack of|chairs|dresser|"
-        "wardrobe|cupboard|high up|up high|from the top|the top|lookout)",
-        "(up|top of|up in|high in|up into|climb|climbing) (the|a|that|this|) (tree|trees)",
-    ),
-    "WATER": (
-        "(pool|pools|bath|bathtub|bathwater|bath water|tub|pond|lake|river|sea|ocean|"
-        "deep end|under water|underwater|under the water|into the water|in the water|"
-        "deep water|bucket of water|hot tub|waves|stream|creek)",
-    ),
-    "SHARP": (
-        "(knife|knives|scissors|razor|razors|blade|blades|broken glass|glass|needle|needles|"
-        "pin|pins|saw|axe|sharp|tools|nail|nails|drill|sword|swords)",
-    ),
-    "STRANGER": (
-        "with (a|the|that|this) (man|lady|woman|person|stranger|nice man|nice lady|driver)",
-        "(car keys|the car|in the car|with the car|the keys)",
-        "(stranger|strangers|someone you do not know|somebody you do not know|"
-        "people you do not know|nice man|nice lady|a man|a lady|a woman|man in|lady in|"
-        "in a car|in his car|in her car|their car|a ride|road|roads|street|streets|traffic|"
-        "parking lot|car park|across the|curb)",
-        "(whoever|anyone|someone|somebody|anybody|a stranger|people) (who|that|) (knocks|"
-        "knock|rings|ring|is at the door|comes to the door)", "door for (whoever|anyone|"
-        "someone|anybody|a stranger|strangers|people|them|him|her)",
-    ),
-    "SMALL_SPACE": (
-        "(in|into|inside|under|behind) (the|a|an|that|this|your|) (old|big|empty|) "
-        "(washing machine|dryer|fridge|freezer|trunk|toy chest|chest|suitcase|box|closet|"
-        "cupboard|car boot)",
-    ),
-    "SMOTHER": (
-        "(plastic bag|bag|bags|shopping bag|rope|string|cord|over your head|on your head|"
-        "around your neck|around your face|your face|hold your breath|breathe|lid|pillow "
-        "over|blanket over)",
-    ),
-    # Places a young child must not go to alone (only with ALONE below).
-    "PLACES": (
-        "(outside|out|park|store|shop|shops|mall|aisles|yard|garden|woods|forest|street|road|"
-        "beach|playground|neighbor|neighbour|wander off|get lost|lost|away|somewhere|"
-        "explore|adventure)",
-    ),
-    # A few invitations that carry their act in the noun ("take a sip", "a perfect hideout").
-    "INVITE_ANY": (
-        "(have|take|give it|give them) (a|one|some|a few|another|a little|a big|some more) "
-        "(taste|lick|sip|bite|try|twist|go|more|nibble|gulp|sniff|poke)",
-        "(let us see|see) (how long|if you can|how many|what happens)",
-        "(tastes|taste|smells|looks) (like|yummy|good|delicious|sweet) .. (try|taste|have|eat)",
-        "(is|are) (a|the|) (perfect|great|fun|good|best|cool|super) (hiding place|hideout|"
-        "lookout|place to hide|trick|experiment)", "(tastes|taste|tasting) (like|yummy|good)",
-        "(easiest|easier|fun|funny|cool) to (swallow|eat|climb|jump|chew)",
-        "(sure|yes|okay) (hop|go|get|climb)", "that is fine",
-        "let (him|her|them|whoever|anyone|someone|somebody|the man|the lady|strangers) in",
-    ),
-    **{f"INVITE_{name}": invited(acts) for name, acts in ACTS.items()},
-    # Doing it alone, without asking, no grown-up needed: an invitation in itself.
-    "ALONE": (
-        "(by yourself|by your self|on your own|all alone|alone|yourself|without asking|"
-        "without telling|without a grown up|without an adult|without anyone|"
-        "without your (mom|dad|mommy|daddy|parents|grown up))",
-        f"(do not|no) need (a|an|your|any|to ask|to tell|to wait for|) ({GROWN}|anyone|"
-        f"anybody|help|permission)",
-        "(nobody|no one|nobody is|no one is) (is|) (watching|looking|around|home)",
-        "(sneak|sneaks|sneaking|snuck)", "(before|while|when) (anyone|anybody|nobody) .. "
-        "(looks|sees|notices|is watching|watching)",
-    ),
-    # A sentence that points back at the one before ("... Pick one and swallow it.").
-    "BACK_REF": (
-        "(it|them|one|ones|some|those|these|in|inside|on|up|out|a little|a bit|a bite|"
-        "a sip|your favorite|there)",
-    ),
-    # A grown-up waved away: not needed, not asked.
-    "NO_GROWN_UP": (
-        f"(do not|no) need (a|an|your|any|to ask|to tell|to wait for|) ({GROWN}|anyone|"
-        f"anybody|help|permission)",
-        f"without (asking|telling|waiting for|a|an|your|any) (a|an|your|) ({GROWN}|anyone|"
-        f"anybody)", "without (asking|telling|permission)",
-    ),
-    "DO_IT": (
-        "(just do it|do it anyway|do it now|go ahead|do it yourself|try it|it is quick|"
-        "it is easy|nobody will know|no one will know|it is fine|it is okay|just this once)",
-    ),
-    # A grown-up does it, decides, watches or helps; the child is sent to one.
-    "GROWN_UP_HELPS": (
-        f"(ask|asks|asking|tell|tells|telling|get|fetch|call|find|show|give|hand|wait for|"
-        f"with|for|by|from) (them|it|those|that|) (to|) (a|an|your|the|) {GROWN}",
-        f"{GROWN} (can|could|will|would|should|does|do|did|helps|help|"
-        f"is|are|stays|keeps|gives|give|fills|fill|watches|watch|watching|plugs|lights|light|"
-        f"changes|uses|use|knows|know|decides|says|handles|handle|reaches|opens|open|cuts|"
-        f"cut|cooks|cook|holds|hold|puts|takes|lifts|supervises|right there|nearby|close by|"
-        f"next to you|there|says so)",
-        f"{GROWN} (or|and) (a|an|your|) {GROWN}",
-        f"(job|jobs|things|tools|only) (for|of) (a|the|) {GROWN}",
-        f"{GROWN} (job|jobs|hand|hands|only|help|tools|things|stuff)",
-        f"let (a|an|your|the) {GROWN}",
-        "(when|where|while|if|until|unless) (a|an|your) (grown up|grownup|adult|lifeguard) "
-        "(is|can|says|helps)",
-        "(tell|ask|find|get) (a|an|your|the) (grown up|adult)",
-        "(firefighters|firefighter|chefs|doctors|lifeguards|police officers) (can|use|are)",
-    ),
-    # The invitation is taken back: "never touch", "not for tasting", "don't climb".
-    "NOT_ACT": (
-        f"(never|not|no|do not|does not|should not|must not|can not|will not|shouldn't|"
-        f"won't|stay away from|keep away from|away from|leave|instead of) (ever|) (to|for|) "
-        f"(be|) {ACT}",
-        "(never|not|do not|should not|must not) .. (alone|by yourself|on your own|play|"
-        "playing|touch|touching|taste|tasting|drink|drinking|eat|eating|climb|climbing|"
-        "hide|hiding|open|opening)",
-        "(is|are) not (for|a) (toy|toys|food|playing|tasting|eating|drinking|climbing|hiding)",
-        "(say|said) no", "leave (it|them|that|those|this|these) (alone|be)",
-        # a game's name, not an invitation to hide in something
-        "hide and (go|) seek",
-    ),
-
+    **HAZARD_LEXICONS,
     # ---- HC-1: a feeling or a body claimed as real -------------------------------
     "SELF_CLAIM": (
         f"(i|buddy) (get|gets|feel|feels|am|is|got) {INTENS} (tired|sleepy|grumpy|cranky) "
