@@ -138,7 +138,7 @@ def test_saved_json_has_schema_version_and_reloads(tmp_path) -> None:
 @pytest.mark.parametrize("content", [
     "{not json", "[]", json.dumps({"version": 99, "entries": []}),
     # bad entries inside a good envelope are quarantined one by one:
-    # test_attack_state_files.py
+    # test_personality_state_files.py
 ])
 def test_corrupt_file_is_moved_aside_and_the_store_starts_empty(tmp_path, content: str) -> None:
     path = tmp_path / "memory.json"

@@ -19,6 +19,8 @@ from buddy_personality.state_files import MAX_STATE_FILE_BYTES
 
 from .conftest import T0, make_engine
 
+pytestmark = pytest.mark.attack
+
 
 def entry(tag: str, **over: object) -> dict[str, object]:
     e: dict[str, object] = {

@@ -9,8 +9,8 @@ spec 002 §10 RS-9: the child gets an answer (a filler at 2.5 s, layer 0 by 7 s)
 Each case prints the time from the child's utterance to the spoken reply.
 
 Stalls before headers, trickling and hanging streams are issue 19's
-test_attack_llm_server_stalls.py; the bridge killed mid-session is
-test_attack_bridge_killed.py; field-by-field validation is unit-tested in
+test_llm_bridge_server_stalls.py; the bridge killed mid-session is
+test_llm_bridge_killed.py; field-by-field validation is unit-tested in
 test/unit/cognition (test_schema*.py). Here: the real process, its log and /diagnostics.
 """
 
@@ -33,7 +33,7 @@ from buddy_personality.tools.fakes.fake_llm_server import DEFAULT_ANSWER, FakeLl
 
 from .conftest import Diagnostics, log_has
 
-pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow, pytest.mark.fault]
 
 LLM_TEXT = DEFAULT_ANSWER["text"]
 FILLER_AT_S = 2.5   # the bridge's filler_after_s default: every reply here must beat it

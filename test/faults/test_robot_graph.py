@@ -9,7 +9,7 @@ diagnostics." DESIGN §1.5: never crash. spec 002 §11.3 (DESIGN §4.4): a snaps
 than 3000 ms puts the face in its backstop. DESIGN §4.1: the node restores its state.
 
 Per-field rejection rules are unit-tested in test/unit (personality test_engine*.py,
-governor, identity, face); the SIGKILLed bridge is test_attack_bridge_killed.py.
+governor, identity, face); the SIGKILLed bridge is test_llm_bridge_killed.py.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from buddy_personality.nodes.common import qos
 
 from .conftest import Diagnostics, ProcStat, log_has
 
-pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow, pytest.mark.fault]
 
 NODES = ("personality", "governor", "identity", "face_driver", "llm_bridge")
 LATCHED_TOPICS = {"conversation/phase", "identity/state", "consent/state",

@@ -16,6 +16,8 @@ from buddy_personality.cognition.client import ClientConfig, LlmClient
 from buddy_personality.governor.policy import CallPolicy
 from buddy_personality.tools.fakes.fake_llm_server import FakeLlmServer
 
+pytestmark = pytest.mark.attack
+
 MESSAGES = [{"role": "system", "content": "be kind"}, {"role": "user", "content": "hi"}]
 NO_RETRY = CallPolicy(True, 0.5, 300, 0, False)
 ONE_RETRY = CallPolicy(True, 0.5, 300, 1, False)

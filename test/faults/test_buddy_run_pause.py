@@ -5,7 +5,7 @@ which Fast DDS asserts with participant messages that a reader in the same parti
 ignores; only the bridge's own messages kept it alive, so the personality node saw "no
 live bridge" 2 s after the last one and ended the session after its 3 s grace. The writer
 now asserts its liveliness every second (nodes/common/qos.py, BRIDGE_EVENTS); the killed
-bridge in another process is still noticed (test_attack_bridge_killed.py)."""
+bridge in another process is still noticed (test_llm_bridge_killed.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from support.processes import TypedBuddyRun
 from buddy_msgs.msg import ConversationEvent, PersonalitySnapshot, Utterance
 from buddy_personality.nodes.common import qos
 
-pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow, pytest.mark.attack]
 
 # Longer than the old failure (2 s lease + 1 s tick + 3 s grace) with room to spare, and
 # far below the bridge's 30 s silence timeout (cognition/bridge.py), which may end it.

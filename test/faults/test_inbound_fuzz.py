@@ -41,7 +41,7 @@ from buddy_msgs.msg import PersonalitySnapshot
 from buddy_personality.nodes.bringup import NAMESPACE, NODE_CLASSES
 from buddy_personality.nodes.common import qos
 
-pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow, pytest.mark.fault]
 
 COME_UP_S = 60.0
 ANSWER_S = 15.0

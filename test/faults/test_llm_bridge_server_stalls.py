@@ -17,7 +17,7 @@ from buddy_personality.cognition.turn_deadline import FILLER_LINES
 from buddy_personality.nodes.llm_bridge_node import LlmBridgeNode
 from buddy_personality.tools.fakes.fake_llm_server import FakeLlmServer
 
-pytestmark = [pytest.mark.ros, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.slow, pytest.mark.attack]
 
 SERVERS = {
     "trickle": dict(mode="trickle", trickle_bytes=3, trickle_delay_s=0.1),

@@ -35,7 +35,7 @@ from buddy_personality.nodes.common import qos
 
 from .conftest import Diagnostics, ProcStat, log_has
 
-pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow, pytest.mark.fault]
 
 MOODS = ("happy", "curious", "love", "silly", "excited")
 

@@ -18,7 +18,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from buddy_msgs.msg import PersonalitySnapshot, Utterance
 from buddy_personality.nodes.common import qos
 
-pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow, pytest.mark.attack]
 
 
 def test_killed_bridge_ends_the_session_within_seconds(ros, node_process,

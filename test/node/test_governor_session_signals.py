@@ -14,7 +14,7 @@ from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.governor_node import GovernorNode
 from buddy_personality.nodes.llm_bridge_node import LlmBridgeNode
 
-pytestmark = pytest.mark.ros
+pytestmark = [pytest.mark.ros, pytest.mark.attack]
 
 
 def test_every_signal_of_a_three_session_run_is_accepted(ros) -> None:

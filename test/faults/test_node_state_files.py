@@ -7,9 +7,9 @@ warning." DESIGN §1.5: "nothing already stored is lost". DESIGN §4.1: "The dai
 counter survives restarts".
 
 Every shape of bad file (wrong types, NaN, nested lists, stale temp files, bad entries
-quarantined) is unit-tested in test/unit/personality/test_attack_state_files.py; the
+quarantined) is unit-tested in test/unit/personality/test_personality_state_files.py; the
 personality node killed with SIGKILL mid-session, its RS-2 counter kept, is
-test_attack_sigkill_rs2.py. Here: the processes start on each kind of bad file, say so
+test_personality_sigkill_rs2.py. Here: the processes start on each kind of bad file, say so
 in their log and /diagnostics; and a writer SIGKILLed 50 times mid-write never leaves an
 unreadable file, never loses a committed memory, never resets the daily counter.
 """
@@ -33,7 +33,7 @@ from buddy_personality.personality.memory import MemoryStore
 
 from .conftest import Diagnostics, ProcStat, log_has
 
-pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow, pytest.mark.fault]
 
 VARIANTS = ("truncated", "not_json", "wrong_version", "100_MB")
 FILES = ("memory", "usage", "household")

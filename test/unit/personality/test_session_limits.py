@@ -14,6 +14,8 @@ from buddy_personality.personality.guardrails import GuardrailConfig
 
 from .conftest import T0, make_engine
 
+pytestmark = pytest.mark.attack
+
 
 def _saved_daily_s(path) -> float:
     return float(json.loads(path.read_text())["daily_conversation_s"])

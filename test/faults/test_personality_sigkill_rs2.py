@@ -15,7 +15,7 @@ import pytest
 from buddy_msgs.msg import ConversationEvent, PersonalitySnapshot
 from buddy_personality.nodes.common import qos
 
-pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow, pytest.mark.attack]
 
 KILLS = 3
 TALK_BETWEEN_KILLS_S = 6.0

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from buddy_personality.cognition.bridge import PHASE_SPEAKING, PHASE_THINKING, BridgeCore
 from buddy_personality.cognition.client import CallResult
 from buddy_personality.cognition.gate import GateConfig
@@ -14,6 +16,8 @@ from buddy_personality.cognition.layer0.table import load_table
 from buddy_personality.cognition.schema import MAX_TEXT_CHARS, validate_response
 from buddy_personality.cognition.turn_deadline import FILLER_LINES, TurnDeadline
 from buddy_personality.tools.fakes.fake_llm_server import DEFAULT_ANSWER
+
+pytestmark = pytest.mark.attack
 
 
 def core() -> BridgeCore:
