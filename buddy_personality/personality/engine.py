@@ -22,7 +22,6 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from pathlib import Path
 
 from buddy_personality.msg_constants import Button, ButtonAction, SystemKind
 from buddy_personality.personality import intent_gate as gate_mod
@@ -68,19 +67,14 @@ from buddy_personality.personality.records import (
     MoodChange,
     Snapshot,
 )
-from buddy_personality.personality.resume import (
-    END_RESTARTED,
-    SESSION_RESUME_MAX_S,
-    ResumeState,
-    load_resume,
-    save_resume,
-)
+from buddy_personality.personality.resume import END_RESTARTED, SESSION_RESUME_MAX_S, ResumeState
 from buddy_personality.personality.session_limits import (
     BRIDGE_LOST_GRACE_S,
     END_BRIDGE_LOST,
     SessionLimits,
 )
 from buddy_personality.personality.sleep import SPEAKING_STALE_S, SleepCycle
+from buddy_personality.personality.state_keeper import Writes
 from buddy_personality.personality.traits import TraitParameters, canonical_traits
 
 __all__ = ["BRIDGE_LOST_GRACE_S", "END_BRIDGE_LOST", "SPEAKING_STALE_S", "EngineOutput",
@@ -137,21 +131,23 @@ class PersonalityEngine:
         *,
         seed: int = 0,
         guardrails: GuardrailConfig | None = None,
-        memory_path: Path | str | None = None,
-        usage_path: Path | str | None = None,
+        usage: UsageCounter | None = None,
+        memory: MemoryStore | None = None,
         memory_consent: bool = False,
         utc_offset_s: float = 0.0,
-        defer_writes: bool = False,
-        state_path: Path | str | None = None,
+        resume: ResumeState | None = None,
+        keeps_state: bool = False,
+        warnings: Sequence[str] = (),
     ) -> None:
+        """`usage`, `memory` and `resume` come from the state keeper's files (none: a
+        fresh counter, an empty store, no resume); `keeps_state` says the keeper has a
+        resume file, so the state is due for it now and then outside a session too;
+        `warnings` are the keeper's, from loading the files."""
         now = check_now(now)
         self.traits = t = traits if traits is not None else canonical_traits()
         self.guardrails = guardrails if guardrails is not None else GuardrailConfig()
         self.stats = EngineStats()
-        # defer_writes: file writes wait for flush_writes(), so a node publishes the
-        # snapshot before it fsyncs (the event fast path stays fast).
-        self._defer_writes = defer_writes
-        self._memory_save_due = False
+        self._memory_save_due = False  # what is due for the state keeper (take_writes)
         self.rng = random.Random(seed)
         # The draw order is part of the seed's meaning: noise first, then the idle jitter.
         self.affect = AffectDynamics(t, self.rng.getrandbits(64))
@@ -168,23 +164,22 @@ class PersonalityEngine:
         self._llm_impulse = False
         self.display = MoodDisplay(self.guardrails, self.gate, self._emit_guardrail)
         self._override_until = -math.inf
-        self.usage = UsageCounter(Path(usage_path) if usage_path else None, utc_offset_s, now)
+        self.usage = usage if usage is not None else UsageCounter(None, utc_offset_s, now)
         self.session = SessionLimits(self.usage, self.guardrails, now, self._emit_guardrail)
-        self.memory = MemoryStore(Path(memory_path) if memory_path else None, now)
+        self.memory = memory if memory is not None else MemoryStore(None, now)
         self.memory_access = MemoryAccess(self.memory, bool(memory_consent), self.guardrails,
                                           now)
         self._arc: deque[float] = deque(maxlen=ARC_WINDOW)
         self._session_had_negative = False
         self._events: list[Event] = []
         self._profile_due = False
-        self.warnings: list[str] = [*self.usage.warnings, *self.memory.warnings]
+        self.warnings: list[str] = list(warnings)
         # issue 19: a restart resumes affect, the idle period and a running session
         self.resumed = ""
-        self._state_path = Path(state_path) if state_path else None
+        self._keeps_state = keeps_state
         self._resume_save_due = False
         self._resume_saved_at = now
-        if self._state_path is not None:
-            self._restore(load_resume(self._state_path, now, self.warnings), now)
+        self._restore(resume, now)
 
     # ------------------------------------------------------------------ the parts' state
     # Read-only views for the node and the tests; the engine itself reads the parts.
@@ -254,48 +249,35 @@ class PersonalityEngine:
         period); the caller applies the event's own impulse."""
         self.sleep.restart(now, self.session.active)
 
-    # ------------------------------------------------------------------ persistence
-    def _write_if_immediate(self) -> None:
-        if not self._defer_writes:
-            self.flush_writes()
-
+    # ------------------------------------------------------------------ what to write
     @property
     def writes_pending(self) -> bool:
         return self._memory_save_due or self.usage.save_due or self._resume_save_due
 
-    def flush_writes(self) -> None:
-        """Write what is due (atomic JSON). A failed write is a warning, never a crash:
-        the state stays in memory and the next change writes it again."""
+    def take_writes(self) -> Writes:
+        """What the state keeper should write now (and no longer due here): the usage
+        counter, the resume state that goes with it, the memory store."""
+        usage_until = None
         if self.usage.save_due:
             self._resume_save_due = True  # the session state goes with the RS-2 counter
-            try:
-                self.usage.save(counted_until=self._last_t)
-            except OSError as exc:
-                self._write_failed("usage", exc)
+            usage_until = self._last_t
+        state = None
         if self._resume_save_due:
             self._resume_save_due = False
             self._resume_saved_at = self._last_t
-            if self._state_path is not None:
-                try:
-                    save_resume(self._state_path, self._resume_state())
-                except (OSError, ValueError) as exc:
-                    self._write_failed("personality state", OSError(str(exc)))
-        if self._memory_save_due:
-            self._memory_save_due = False
-            try:
-                self.memory.save()
-            except OSError as exc:
-                self._write_failed("memory", exc)
+            state = self._resume_state()
+        memory = self._memory_save_due
+        self._memory_save_due = False
+        return Writes(usage_until, state, memory)
 
-    def flush_all(self) -> None:
-        """Write everything now (shutdown): the RS-2 counter, the personality state and
-        the memory store."""
+    def all_due(self) -> None:
+        """Everything is due (shutdown): the RS-2 counter, the state, the memory store."""
         self.usage.save_due = True
         if self.memory_writable:
             self._memory_save_due = True
-        self.flush_writes()
 
-    def _write_failed(self, what: str, exc: OSError) -> None:
+    def write_failed(self, what: str, exc: OSError) -> None:
+        """The keeper could not write a file: counted and warned, the state stays here."""
         bump(self.stats.write_errors, what)
         self.warnings.append(f"could not write the {what} file: {exc}")
         del self.warnings[:-20]  # keep the newest few
@@ -444,14 +426,11 @@ class PersonalityEngine:
         if self.session.active:
             self._arc.append(self.affect.valence)
             self._profile_due = True  # §10.4: profile at 1 Hz during a conversation
-            if self.usage.save_due and not self._defer_writes:
-                self.flush_writes()
         elif now >= self.sleep.state_until:
             self._update_idle_state(now)
-        if self._state_path is not None and now - self._resume_saved_at >= RESUME_SAVE_IDLE_S:
+        if self._keeps_state and now - self._resume_saved_at >= RESUME_SAVE_IDLE_S:
             self._resume_save_due = True
             self._resume_saved_at = now
-            self._write_if_immediate()
         return self._finish(now, "tick")
 
     def snapshot(self, now: float) -> EngineOutput:
@@ -580,7 +559,6 @@ class PersonalityEngine:
         self.memory.total_conversation_s += self.usage.session_s
         if self.memory_writable:
             self._memory_save_due = True
-        self._write_if_immediate()
         self.sleep.restart(now, self.session.active)
         self._arc.clear()
         self._profile_due = True
@@ -646,7 +624,6 @@ class PersonalityEngine:
             self._impulse(IDLE_IMPULSES["IDLE-07"])
         self.usage.last_boot_day = today
         self.usage.save_due = True
-        self._write_if_immediate()
 
     def on_speech_activity(self, now: float, speaking: bool) -> EngineOutput:
         """L0-09 while TTS speaks; speaking also suppresses idle rules (§7.3)."""
@@ -703,7 +680,6 @@ class PersonalityEngine:
         report = self.memory_access.remember(now, tags, user_id, self.stats.memory_refusals)
         if report.stored or report.reinforced:
             self._memory_save_due = True
-            self._write_if_immediate()
         out = self._finish(now, "memory")
         return EngineOutput(out.snapshot, out.events, out.profile, report)
 
@@ -749,7 +725,6 @@ class PersonalityEngine:
         refusal = s.lower(now, session_limit_s, daily_limit_s)
         if refusal is None:
             bump(self.stats.guardrail_triggers, "limits_lowered")
-            self._write_if_immediate()
             message = (f"today's limits: {s.session_limit_s / 60.0:g} min a talk, "
                        f"{s.daily_limit_s / 60.0:g} min a day")
         else:
