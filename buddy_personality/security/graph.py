@@ -41,6 +41,9 @@ class NodeInterfaces:
     services: tuple[str, ...] = ()        # it answers (SROS2 "reply")
     clients: tuple[str, ...] = ()         # it calls (SROS2 "request")
     dev_services: tuple[str, ...] = ()    # only with dev_mode (erratum 19)
+    # subscriptions a node makes only in some configurations (the asr's echo reference,
+    # with the software echo canceller): granted by the policy, not required on the graph
+    optional_subscribes: tuple[str, ...] = ()
     lifecycle: bool = False
 
 
@@ -96,12 +99,15 @@ NODES: dict[str, NodeInterfaces] = {
     ),
     # Speech (DESIGN §4.7).
     "tts": NodeInterfaces(
-        publishes=("tts/speaking", "tts/energy", DIAGNOSTICS),
+        # tts/played: what the speaker played, the software echo canceller's reference
+        # (erratum 24)
+        publishes=("tts/speaking", "tts/energy", "tts/played", DIAGNOSTICS),
         subscribes=("tts/say", "conversation/events", "face/button", "speech/activity"),
     ),
     "asr": NodeInterfaces(
         publishes=("speech/activity", "speech/utterance", "system/events", DIAGNOSTICS),
         subscribes=("tts/speaking",),
+        optional_subscribes=("tts/played",),
     ),
     "parent_dashboard": NodeInterfaces(
         publishes=(DIAGNOSTICS,),

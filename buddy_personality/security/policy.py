@@ -55,7 +55,8 @@ def policy_element(namespace: str = DEFAULT_NAMESPACE, dev_mode: bool = False) -
         if dev_mode:
             replies += spec.dev_services
         _names(profile, "topics", "topic", {"publish": "ALLOW"}, publishes)
-        _names(profile, "topics", "topic", {"subscribe": "ALLOW"}, spec.subscribes)
+        _names(profile, "topics", "topic", {"subscribe": "ALLOW"},
+               spec.subscribes + spec.optional_subscribes)
         _names(profile, "services", "service", {"reply": "ALLOW"}, replies)
         _names(profile, "services", "service", {"request": "ALLOW"}, spec.clients)
     return root
