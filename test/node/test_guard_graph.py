@@ -90,18 +90,26 @@ def test_unsafe_verdicts_never_reach_tts_say(ros, server) -> None:
                                  dict(DEFAULT_ANSWER, text=SECOND_BAD),
                                  dict(DEFAULT_ANSWER, text=GOOD)])
     g = Graph(ros, server)
-    _, first = g.turn("hey buddy, what is in the kitchen?")
-    assert len(first) == 1 and "sparkle" not in first[0]
-    assert ros.spin_until(lambda: [e.rule_id for e in g.guardrail] == ["RS-3-DANGER"], 3)
-    _, second = g.turn("what else is there?", lines=2)
-    assert second == ["Ooh, the kitchen is a busy place.", DANGER_LINE]
-    _, third = g.turn("tell me more", lines=2)
-    assert third == ["Ooh, the kitchen is a busy place.", "Grown-ups cook yummy food there."]
+    g.turn("hey buddy, what is in the kitchen?")
+    g.turn("what else is there?", lines=2)
+    g.turn("tell me more", lines=2)
+    # lines by turn (a late line of one turn cannot pass for the next one's)
+    assert ros.spin_until(lambda: len(g.say) >= 5, 10), [s.text for s in g.say]
+    by_turn: dict[int, list[str]] = {}
+    for s in g.say:
+        by_turn.setdefault(s.turn_id, []).append(s.text)
+    first, second, third = (by_turn.get(t, []) for t in (1, 2, 3))
+    assert len(first) == 1 and "sparkle" not in first[0], by_turn
+    assert second == ["Ooh, the kitchen is a busy place.", DANGER_LINE], by_turn
+    assert third == ["Ooh, the kitchen is a busy place.", "Grown-ups cook yummy food there."], (
+        by_turn)
     assert not any("sparkle" in s.text for s in g.say)
+    assert ros.spin_until(lambda: len(g.guardrail) >= 2, 3)
     assert [e.rule_id for e in g.guardrail] == ["RS-3-DANGER", "RS-3-DANGER"]
     # every reply sentence was asked about, each with the child's line
     asked = [r["messages"] for r in server.guard_request_list() if len(r["messages"]) == 2]
-    assert [m[1]["content"] for m in asked][-2:] == ["Ooh, the kitchen is a busy place.", GOOD]
+    # (the checks go out together, so the server may see them in either order)
+    assert {m[1]["content"] for m in asked} >= {"Ooh, the kitchen is a busy place.", GOOD}
 
 
 @pytest.mark.parametrize("mode", ["hang", "garbage", "error500"])
