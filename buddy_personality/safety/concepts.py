@@ -25,10 +25,36 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from buddy_personality.safety.words import Line, PatternSet, anchor_words, read_line
+from buddy_personality.safety.words import (
+    BOUNDARY,
+    Line,
+    PatternSet,
+    _line,
+    anchor_words,
+    read_line,
+)
 
 QUESTION = "QUESTION"
 _WORD = re.compile(r"[a-z0-9]+")
+# "Why don't you taste it?" is an invitation, not a negation: its "do not" becomes one
+# token ("whynot") before the negation masks look, so "never taste" is still taken back
+# and "why don't you taste" is still offered (the lexicons write it "whynot you").
+_WHY_NOT = re.compile(r" why do not (you|we) ")
+_WHY_NOT_TO = r" whynot \1 "
+
+
+def _rephrased(line: Line) -> Line:
+    if "why" not in line.words or "not" not in line.words:
+        return line
+    text = _WHY_NOT.sub(_WHY_NOT_TO, line.text)
+    if text == line.text:
+        return line
+    words = text.split(" ")
+    if words and words[0] == BOUNDARY:
+        words = words[1:]
+    if words and words[-1] == BOUNDARY:
+        words = words[:-1]
+    return _line(tuple(words))
 
 
 def _blank(words: str) -> str:
@@ -137,7 +163,8 @@ class ConceptRules:
     def read_sentences(self, lines: list[tuple[Line, bool]]) -> list[_Sentence]:
         out = []
         index = self._index
-        for line, question in lines:
+        for read, question in lines:
+            line = _rephrased(read)
             maybe = set(self._anywhere)
             for w in line.words:
                 names = index.get(w)
