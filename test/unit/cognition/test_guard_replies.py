@@ -27,8 +27,9 @@ from buddy_personality.safety.guard import OutputGuard
 from buddy_personality.safety.speech_safety import HC9_LINE
 from buddy_personality.tools.fakes.fake_llm_server import DEFAULT_ANSWER
 
-GOOD = "Ooh, outlets are in the wall. They give lamps their power."
-BAD_TAIL = "Ooh, outlets are in the wall. Try putting a fork in one to see what happens!"
+# Made-up words no local rule knows: only the guard decides about these lines.
+GOOD = "Ooh, the kitchen is a busy place. Grown-ups cook yummy food there."
+BAD_TAIL = "Ooh, the kitchen is a busy place. Zorp the blue sparkle juice all by yourself!"
 DANGER_LINE = next(c.safe_line for c in GUARD_CATEGORIES if c.rule_id == "RS-3-DANGER")
 
 
@@ -56,8 +57,8 @@ def start_turn(c: BridgeCore, line: str = "hey buddy, what is an outlet?") -> St
 
 
 def test_sentences_split_and_join_back() -> None:
-    assert split_sentences(BAD_TAIL) == ["Ooh, outlets are in the wall.",
-                                         "Try putting a fork in one to see what happens!"]
+    assert split_sentences(BAD_TAIL) == ["Ooh, the kitchen is a busy place.",
+                                         "Zorp the blue sparkle juice all by yourself!"]
     assert split_sentences("Wow! Dinosaurs were huge. Some were tiny!") == [
         "Wow! Dinosaurs were huge.", "Some were tiny!"]          # "Wow!" is too short alone
     long = " ".join(f"Sentence number {i} is here." for i in range(9))
@@ -70,12 +71,13 @@ def test_nothing_is_spoken_before_the_first_verdict_then_sentence_by_sentence() 
     step = c.on_call_result(1.0, 1, result(GOOD))
     assert step.says == [] and c.phase == PHASE_THINKING
     checks = step.guard_checks
-    assert [k.reply for k in checks] == ["Ooh, outlets are in the wall.", GOOD]
+    assert [k.reply for k in checks] == ["Ooh, the kitchen is a busy place.", GOOD]
     assert c.on_guard_verdict(1.1, child, GuardVerdict(SAFE)).says == []
     # the second sentence's verdict first: still nothing (order is kept)
     assert c.on_guard_verdict(1.2, checks[1].check_id, GuardVerdict(SAFE)).says == []
     first = c.on_guard_verdict(1.3, checks[0].check_id, GuardVerdict(SAFE))
-    assert says([first]) == ["Ooh, outlets are in the wall.", "They give lamps their power."]
+    assert says([first]) == ["Ooh, the kitchen is a busy place.",
+                             "Grown-ups cook yummy food there."]
     assert all(s.part_of == GOOD for s in first.says) and c.phase == PHASE_SPEAKING
     assert c.screen(first).guardrails == []   # the local rules judge the whole reply
 
@@ -86,13 +88,13 @@ def test_an_unsafe_second_sentence_is_never_spoken_after_a_good_first() -> None:
     checks = c.on_call_result(1.0, 1, result(BAD_TAIL)).guard_checks
     c.on_guard_verdict(1.1, child, GuardVerdict(SAFE))
     first = c.on_guard_verdict(1.2, checks[0].check_id, GuardVerdict(SAFE))
-    assert says([first]) == ["Ooh, outlets are in the wall."]
+    assert says([first]) == ["Ooh, the kitchen is a busy place."]
     rest = c.on_guard_verdict(1.3, checks[1].check_id,
                               GuardVerdict(UNSAFE, ("RS-3-DANGER",), ("S6",)))
     assert says([rest]) == [DANGER_LINE]
     assert [(g.rule_id, g.action) for g in rest.guardrails] == [("RS-3-DANGER",
                                                                  "substitute_line")]
-    assert "fork" not in c.session.history[-1].buddy_text   # the model never sees it again
+    assert "sparkle" not in c.session.history[-1].buddy_text   # the model never sees it again
 
 
 def test_unsafe_first_sentence_layer_0_answers_and_the_event_names_the_rule() -> None:
