@@ -196,6 +196,7 @@ class TtsNode(InboundChecks, ClosesOwnResources, Node):
         if self._synth is None or self._player is None:
             self._finished_now(line.line_id)   # silent: the queue still moves on
             return
+        self._update_played_sink()
         cancel = threading.Event()
         self._cancels[line.line_id] = cancel
         self._lines[line.line_id] = line
@@ -271,7 +272,14 @@ class TtsNode(InboundChecks, ClosesOwnResources, Node):
     def _maintain(self) -> None:
         if self._player is not None:
             self._player.maintain(time.monotonic())
-            # played audio is handed on only while an echo canceller subscribes
+            self._update_played_sink()
+
+    def _update_played_sink(self) -> None:
+        """Played audio is handed on only while an echo canceller subscribes. Looked at
+        as each line starts too: from the 1 Hz timer alone, a line started in the second
+        after the canceller subscribed played without a reference, and the canceller let
+        that first second of Buddy's voice through as a child's (issue 29)."""
+        if self._player is not None:
             wanted = self._pub_played.get_subscription_count() > 0
             self._player.block_sink = self._post_played if wanted else None
 

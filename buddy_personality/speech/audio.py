@@ -125,3 +125,32 @@ class WavStreamHeader:
                 self.channels, self.sample_rate = channels, rate
             pos += 8 + size + (size & 1)
         return None
+
+
+@dataclass(slots=True)
+class SampleClock:
+    """A continuous audio stream's time line (issue 29): an audio callback's stamp of its
+    block is late by however long the callback waited for a CPU (3 ms std, single blocks
+    60 ms on a loaded machine), while the stream itself is sample-exact. `place(at, n)`
+    gives the block's time as the previous block's end, drawn towards the stamps (an
+    earlier stamp pulls harder: callbacks are only ever late; a later one only follows
+    the two clocks' drift); a stamp `resync_s` away is a gap (an overrun, a restart) and
+    taken as it is."""
+
+    sample_rate: int
+    resync_s: float = 0.1
+    earlier: float = 0.05
+    later: float = 0.001
+    _next: float | None = None
+
+    def place(self, at: float, n: int) -> float:
+        expected = self._next
+        if expected is None or abs(at - expected) > self.resync_s:
+            t = at
+        else:
+            t = expected + (self.earlier if at < expected else self.later) * (at - expected)
+        self._next = t + n / self.sample_rate
+        return t
+
+    def reset(self) -> None:
+        self._next = None

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from buddy_personality.speech.audio import SampleClock
 from buddy_personality.speech.endpointing import FRAME_SAMPLES, SAMPLE_RATE
 
 MODES = ("server", "software", "off")
@@ -40,8 +41,14 @@ ALIGN_AHEAD_S = 0.1         # ... and how early an echo may seem to come
 ALIGN_TOLERANCE_S = 0.04    # within the margin: the filter follows such a change itself
 ALIGN_MIN_CORRELATION = 0.3  # a weaker peak (the child talking, no echo) changes nothing
 COHERENCE_LAG_S = 0.01      # the residual is compared with the reference within this
+COHERENCE_SEARCH_S = 0.1    # ... or within this before the echo's delay is first measured
 COHERENCE_ECHO = 0.5        # correlation above which a residual is Buddy's, not a child
 ACTIVE_AFTER_S = 1.0        # the filter runs this long after the last played sample (echo tail)
+# The two streams are continuous but their per-block stamps are not (a loaded machine's
+# audio callbacks run late: 3 ms std, single frames 60 ms late, issue 29): each stream is
+# kept on its sample clock (`audio.SampleClock`; the tts player stamps tts/played so).
+REFERENCE_SNAP_S = 0.004    # a played block this close to the previous one's end follows
+                            # it (a skipped silent block, 10 ms, stays a gap)
 
 
 class EchoCancellerUnavailable(RuntimeError):
@@ -95,6 +102,7 @@ class ReferenceTrack:
         self._added = threading.Condition(self._lock)
         self.last_sample_at = -1e18      # end of the newest played block (monotonic s)
         self._last_add = -1e18
+        self._next_start = -(1 << 62)    # where a block continuing the stream starts
 
     @staticmethod
     def _index(at: float) -> int:
@@ -105,6 +113,9 @@ class ReferenceTrack:
             return
         start = self._index(at)
         with self._added:
+            if abs(start - self._next_start) <= REFERENCE_SNAP_S * SAMPLE_RATE:
+                start = self._next_start     # the same stream: sample-contiguous
+            self._next_start = start + samples.size
             self._chunks.append((start, samples.astype(np.int16, copy=False)))
             newest = start + samples.size
             while self._chunks and self._chunks[0][0] + self._chunks[0][1].size \
@@ -167,9 +178,12 @@ class SpeexCanceller:
         self.cpu_s = 0.0
         self.frames = 0
         self.delay_s = 0.0            # the echo's delay against the stamps (measured)
+        self._filter_s = (1 << round(np.log2(filter_s * SAMPLE_RATE))) / SAMPLE_RATE
+        self._shift_s = 0.0           # the reference's shift for the filter (see _align)
         self.echo_like = False        # the last frame still follows the reference
         self.alignments = 0
         self._mic: deque[tuple[float, np.ndarray]] = deque()
+        self._clock = SampleClock(SAMPLE_RATE)   # the capture stream's time line
         self._next_align = -1e18
         self._ptr = self._lib.AecCancelEcho.argtypes[1]
 
@@ -177,7 +191,8 @@ class SpeexCanceller:
         self.track.add(at, samples)
 
     def process(self, at: float, frame: np.ndarray) -> np.ndarray:
-        start = at - self.delay_s + self._margin_s
+        at = self._clock.place(at, frame.size)
+        start = at - self._shift_s + self._margin_s
         if at > self.track.last_sample_at + ACTIVE_AFTER_S:
             self.echo_like = False
             return frame                     # Buddy silent: nothing to take out
@@ -186,7 +201,7 @@ class SpeexCanceller:
         self.track.wait_until(start + frame.size / SAMPLE_RATE, REFERENCE_WAIT_S)
         t0 = time.thread_time()
         self._align(at, frame)
-        ref = self.track.window(at - self.delay_s + self._margin_s, frame.size)
+        ref = self.track.window(at - self._shift_s + self._margin_s, frame.size)
         mic = np.ascontiguousarray(frame, dtype=np.int16)
         out = np.empty_like(mic)
         b = self._block
@@ -203,8 +218,12 @@ class SpeexCanceller:
         """Whether what is left still follows Buddy's voice (the filter has not converged
         yet, at the start of its first lines): then it is echo, not a child."""
         x = out.astype(np.float32)
-        lag = round(COHERENCE_LAG_S * SAMPLE_RATE)
-        ref = self.track.window(at - self.delay_s - COHERENCE_LAG_S,
+        # before the first alignment (a line's first second, the filter not converged)
+        # the echo's delay is unknown: the room's test heard it 31 ms after its stamp,
+        # outside +-10 ms, and Buddy's first words were taken for a child (issue 29)
+        lag_s = COHERENCE_LAG_S if self.alignments else COHERENCE_SEARCH_S
+        lag = round(lag_s * SAMPLE_RATE)
+        ref = self.track.window(at - self.delay_s - lag_s,
                                 x.size + 2 * lag).astype(np.float32)
         ex = float(np.dot(x, x))
         if ex <= 0.0 or not np.any(ref):
@@ -239,9 +258,15 @@ class SpeexCanceller:
         if energy > 0 and abs(corr[j]) / energy >= ALIGN_MIN_CORRELATION:
             delay = ALIGN_MAX_S - j / SAMPLE_RATE
             # a moved reference makes the filter learn the room again: move it only when
-            # the echo has left what the filter covers, not for a few ms of jitter
-            if self.alignments == 0 or abs(delay - self.delay_s) > ALIGN_TOLERANCE_S:
-                self.delay_s = delay
+            # the echo leaves what the filter covers (shift - margin .. + filter_s), not
+            # for a measured delay the filter already models: in the room the first
+            # measurement (~25 ms, after a second of Buddy's first line) moved it from 0
+            # and the filter started over just as Buddy's voice was loudest (issue 29)
+            lo = self._shift_s - self._margin_s + ALIGN_TOLERANCE_S / 4
+            hi = self._shift_s - self._margin_s + self._filter_s - ALIGN_TOLERANCE_S
+            if not lo <= delay <= hi:
+                self._shift_s = delay
+            self.delay_s = delay
             self.alignments += 1
 
     def close(self) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from buddy_personality.speech.audio import to_int16
+from buddy_personality.speech.audio import SampleClock, to_int16
 from buddy_personality.speech.playout import FINISHED, STARTED, Playout, PlayoutEvent
 
 EventSink = Callable[[list[PlayoutEvent]], None]
@@ -119,6 +119,7 @@ class SoundDevicePlayer(Player):
         self._stream: Any = None
         self._lock = threading.Lock()
         self._last_active = time.monotonic()
+        self._clock = SampleClock(sample_rate)   # the blocks' play times, sample-exact
         self.underflows = 0
         self.flush_errors = 0          # a cut's abort/start failed (the stream was reopened)
         self.last_flush_error = ""
@@ -134,7 +135,7 @@ class SoundDevicePlayer(Player):
             self.underflows += 1
         now = time.monotonic()
         latency = float(time_info.outputBufferDacTime - time_info.currentTime)
-        at = now + latency if 0.0 <= latency < 1.0 else now
+        at = self._clock.place(now + latency if 0.0 <= latency < 1.0 else now, frames)
         block, events = self.playout.render(frames, at)
         outdata[:, 0] = block
         if events:
@@ -152,6 +153,7 @@ class SoundDevicePlayer(Player):
 
     def _open(self) -> None:
         """Under `_lock`: open and start the output stream."""
+        self._clock.reset()
         self._stream = self._sd.OutputStream(
             samplerate=self.sample_rate, blocksize=self.blocksize, device=self._device,
             channels=1, dtype="float32", latency=self._latency_s, callback=self._callback)
@@ -170,6 +172,7 @@ class SoundDevicePlayer(Player):
             if stream is not None and stream.active:
                 try:
                     stream.abort()
+                    self._clock.reset()
                     stream.start()
                 except Exception as exc:  # PortAudio error: the stream is reopened
                     self.flush_errors += 1

@@ -200,9 +200,11 @@ def test_a_child_talking_over_the_story_stops_it_and_is_heard(ros, pulse_room, t
 @pytest.mark.parametrize("canceller", [
     "off",
     pytest.param("software", marks=pytest.mark.xfail(
-        strict=True, reason="issue 29: the software canceller lets the first second of "
-        "Buddy's first line through in this room and Buddy takes it for a barge-in "
-        "(synthetic echo is cancelled: test/unit/speech/test_speech_echo.py)")),
+        strict=True, reason="issue 29: in this room speexdsp takes Buddy's voice down by "
+        "only 3 dB in a line's first 2 s and 9-14 dB after (29 dB on synthetic echo: "
+        "test/unit/speech/test_speech_echo.py): the loopback's adaptive resampling moves "
+        "the echo by +-8 ms within seconds; about 2 s into the story 0.3 s of residual "
+        "passes the higher bar and Buddy takes it for a barge-in")),
 ])
 def test_buddys_story_in_the_room_with_and_without_a_canceller(ros, pulse_room, tmp_path,
                                                                node_process, monkeypatch,
@@ -218,5 +220,7 @@ def test_buddys_story_in_the_room_with_and_without_a_canceller(ros, pulse_room, 
         else:
             was_heard = ros.spin_until(heard, 10.0)
             ros.spin_for(1.5)
-            assert not was_heard, sorted(nodes.asr_values().items())
+            assert not was_heard, (f"speaking {nodes.speaking}, activity {nodes.activity}, "
+                                   f"requests {len(stt.turns())}; asr: " + ", ".join(
+                                       f"{k}={v}" for k, v in sorted(nodes.asr_values().items())))
             assert not [t for t, s in nodes.speaking if not s]   # the story went on
