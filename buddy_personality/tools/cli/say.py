@@ -30,6 +30,7 @@ from buddy_personality.tools.cli import argtypes
 NAMESPACE = "/buddy"
 DEFAULT_WAIT_S = 15.0       # a layer-1 answer may take a few seconds
 DISCOVERY_S = 5.0           # how long to look for the graph's subscribers
+DELIVERY_S = 10.0           # how long to wait for every reader to acknowledge the line
 WAKE_PHRASE = "hey buddy"   # the bridge's default (robot.yaml llm_bridge.wake_phrase)
 EXIT_OK, EXIT_NO_GRAPH, EXIT_USAGE, EXIT_NO_ANSWER = 0, 1, 2, 3
 
@@ -83,6 +84,14 @@ def _all_readers_matched(node: Any, pub: Any, namespace: str, topic: str) -> boo
             and pub.get_subscription_count() >= len(readers))
 
 
+def latched(profile: Any) -> Any:
+    from rclpy.qos import DurabilityPolicy, QoSProfile  # noqa: PLC0415
+
+    return QoSProfile(history=profile.history, depth=profile.depth,
+                      reliability=profile.reliability,
+                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
 def main(argv: list[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
     text = " ".join(ns.text.split())
@@ -100,8 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     rclpy.init(args=["buddy_say", "--ros-args", "--disable-stdout-logs"])
     try:
         node = Node("buddy_say", namespace=ns.namespace)
-        speech = node.create_publisher(Utterance, "speech/utterance", qos.of("speech/utterance"))
-        button = node.create_publisher(ButtonEvent, "face/button", qos.of("face/button"))
+        # Transient-local (history kept while this process lives): a reader that matches
+        # this short-lived writer only after the line was written still gets it if it
+        # asks for history (`buddy record` does, record.LATCHED_INPUTS); the graph's
+        # volatile readers match it as before.
+        speech = node.create_publisher(Utterance, "speech/utterance",
+                                       latched(qos.of("speech/utterance")))
+        button = node.create_publisher(ButtonEvent, "face/button", latched(qos.of("face/button")))
         replies: list[Any] = []
         phases: list[int] = []
         node.create_subscription(Say, "tts/say", replies.append, qos.of("tts/say"))
@@ -143,7 +157,9 @@ def main(argv: list[str] | None = None) -> int:
             button.publish(stamp(ButtonEvent(button_id=ButtonEvent.BUTTON_PTT,
                                              event_type=ButtonEvent.RELEASE, state=0)))
         for p in (speech, button):
-            p.wait_for_all_acked(Duration(seconds=2))   # delivered before this process exits
+            if not p.wait_for_all_acked(Duration(seconds=DELIVERY_S)):
+                print(f"buddy say: not every reader acknowledged {p.topic_name} within "
+                      f"{DELIVERY_S:.0f} s", file=sys.stderr)
         if ns.no_wait or not text or (idle and not ns.button and not starts_with_wake(text)):
             return EXIT_OK
         if not _spin_until(node, lambda: bool(replies), ns.wait):
