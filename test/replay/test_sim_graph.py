@@ -71,3 +71,28 @@ def test_the_same_inputs_give_the_same_outputs_byte_for_byte() -> None:
     first, second = outputs(run_conversation()), outputs(run_conversation())
     assert len(first) > 30
     assert first == second
+
+
+def test_a_replay_leaves_the_dashboard_out_and_its_port_to_the_running_graph(
+        monkeypatch) -> None:
+    """Issue 30 item 4: a replay next to a running graph must not fight it for the parent
+    page's port (robot.yaml parent_dashboard.port, 8080): the dashboard publishes nothing
+    a replay compares (spec 004: it is the parent's window on the graph), so the sim
+    graph does not build it and no TCP port is opened."""
+    import socket
+
+    binds: list[object] = []
+    real_bind = socket.socket.bind
+
+    def bind(self: socket.socket, address: object) -> None:
+        if self.type == socket.SOCK_STREAM:
+            binds.append(address)
+        real_bind(self, address)
+
+    monkeypatch.setattr(socket.socket, "bind", bind)
+    with SimGraph(SimSetup(start_s=START)) as g:
+        names = {n.get_name() for n in g.nodes}
+        g.advance_to(START + 2.0)
+    assert "parent_dashboard" not in names
+    assert {"personality", "llm_bridge", "identity"} <= names
+    assert binds == []

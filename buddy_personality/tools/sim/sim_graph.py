@@ -396,8 +396,11 @@ class SimGraph:
         with ros_time_starts_at(self.now_ns), \
                 deferred_publishes(f"/{self.namespace}/") as held:
             # Nobody outside can reach the sim, so the nodes need no parameter services.
+            # The parent page is no part of a replay (it publishes nothing compared) and
+            # would fight a running graph for its port (issue 30 item 4).
             self.nodes = create_graph(GraphOptions(overrides=overrides,
-                                                   namespace=self.namespace),
+                                                   namespace=self.namespace,
+                                                   without=frozenset({"parent_dashboard"})),
                                       context=self._context, start_parameter_services=False)
         for node in [*self.nodes, self._driver]:
             _drop_qos_event_handlers(node)
