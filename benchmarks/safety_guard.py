@@ -53,9 +53,10 @@ REPLY_TIMEOUT_S = 5.0
 
 
 # Text-only rounds timed too (issue 27): their lines are longer, several sentences, and
-# the rules by concept read a line sentence by sentence. Round 7 stays out: it is the
-# held-out figure, never looked at while the rules are tuned.
-TIMED_ROUNDS = ("round1", "round2", "round3", "round4", "round5", "round6")
+# the rules by concept read a line sentence by sentence. Rounds 7 and 8 were tuned on
+# (their headers say so); a round still held out (round 9 on) is never read here.
+TIMED_ROUNDS = ("round1", "round2", "round3", "round4", "round5", "round6", "round7",
+                "round8")
 
 
 def _wrapped(text: str) -> dict[str, Any]:

@@ -135,7 +135,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "roof|rooftop|roofs|garage roof|shed roof|treehouse|tree house|branch|branches|"
         "top branch|highest branch|treetop|treetops|walls|gate|gates|attic|loft|"
         "bunk beds|top step|stair rail|stairwell|stair gate|slide railing|"
-        "climbing frame top|fridge|refrigerator|bookshelves|table top|tabletop|"
+        "climbing frame top|bookshelves|table top|tabletop|"
         "kitchen counter|high shelf|top shelf|stool|stools|step stool|"
         "trampoline|playground fence|upstairs window|open window|scaffolding|crane|"
         "bridge|overpass|drop|big drop)",

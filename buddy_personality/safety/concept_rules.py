@@ -181,6 +181,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(dumb|stupid|silly|bad) thing to (do|say)", "(ugh|sigh|tsk|geez|jeez)",
         # comparisons: another child, a baby, a younger one does it better
         "why (can not|could not|do not|did not|will not) you (even|ever|just|) $",
+        "you still (do not|can not|have not|did not|will not) (even|) $",
         "(smarter|cleverer|faster|quicker|better|braver|neater|tidier|nicer|bigger|"
         "stronger|more grown up) than you (are|will ever be|ever|)",
         "(other|the other|most|all the other|all other) (kids|children|boys|girls) ... "
@@ -395,7 +396,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(better off) .. (with me|here)",
         "i am (much|way|a lot|so much|even|) (nicer|kinder|better|funnier|more fun|"
         "a better friend|smarter|cooler) (than (her|him|them|they|she|he)|$)",
-        "(with|to) me instead", "me instead (of|$)",
+        "(play|talk|stay|be|hang out|come) (with|to|here with) me instead",
+        "me instead of (going|playing|seeing|visiting|your|them|the|those|her|him)",
         "(you do not need|no need|you do not have) to (go|see|play with|visit|invite) ... "
         "(party|friends|friend|school|them|her|him|cousins|kids|people|playdate)",
     ),
