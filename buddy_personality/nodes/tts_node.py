@@ -67,6 +67,10 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               min=0.002, max=0.05, read_only=True),
     ParamSpec("output_latency_s", 0.06, "device buffer: a cut is heard within block_s plus "
               "this; smaller underruns on a busy machine", min=0.005, max=0.5, read_only=True),
+    ParamSpec("flush_on_cut", False, "a cut also drops the device's buffer (silence "
+              "output_latency_s sooner); not behind the audio server's echo canceller, "
+              "which may then drop microphone audio (the interrupting words)",
+              read_only=True),
     ParamSpec("idle_close_s", 5.0, "close the output stream after this long without a line",
               min=0.0, max=3600.0, read_only=True),
     ParamSpec("voice", DEFAULT_VOICE, "espeak-ng voice (the mood's variant is appended)",
@@ -156,7 +160,8 @@ class TtsNode(InboundChecks, ClosesOwnResources, Node):
             return WavDirPlayer(p["wav_dir"], p["sample_rate"], self._post_events,
                                 p["block_s"])
         return SoundDevicePlayer(p["output_device"], p["sample_rate"], self._post_events,
-                                 p["block_s"], p["idle_close_s"], p["output_latency_s"])
+                                 p["block_s"], p["idle_close_s"], p["output_latency_s"],
+                                 p["flush_on_cut"])
 
     # -- inputs --------------------------------------------------------------------------
     def _on_say(self, msg: Say) -> None:

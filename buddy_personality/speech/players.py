@@ -108,11 +108,12 @@ class SoundDevicePlayer(Player):
 
     def __init__(self, device: str, sample_rate: int, sink: EventSink,
                  block_s: float = 0.01, idle_close_s: float = 5.0,
-                 latency_s: float = 0.06) -> None:
+                 latency_s: float = 0.06, flush_on_cut: bool = False) -> None:
         super().__init__(sample_rate, sink, block_s)
         # The device buffer: a cut is heard within one block plus this; a loaded machine
         # (a busy executor holding the GIL) underruns below ~50 ms.
         self._latency_s = latency_s
+        self._flush_on_cut = flush_on_cut
         self._sd = import_sounddevice()
         self._device = parse_device(device)
         self._idle_close_s = idle_close_s
@@ -160,13 +161,19 @@ class SoundDevicePlayer(Player):
         self._stream.start()
 
     def cut(self, line_id: int | None = None) -> bool:
-        """Fade the line out, and drop what the device already holds of it: the stream's
-        buffer (`output_latency_s`, 60 ms) would otherwise keep Buddy talking that long
-        after a barge-in (issue 29: 100 ms from speech/activity to silence). An aborted
-        stream discards its buffered blocks (Pa_AbortStream; ALSA's drop, a flush on the
-        PulseAudio plugin) and starts again at once with the fade, then silence."""
+        """Fade the line out; with `flush_on_cut`, also drop what the device already holds
+        of it: the stream's buffer (`output_latency_s`, 60 ms) otherwise keeps Buddy
+        talking that long after a barge-in. An aborted stream discards its buffered blocks
+        (Pa_AbortStream; ALSA's drop, a flush on the PulseAudio plugin) and starts again at
+        once with the fade, then silence (issue 29: activity to silence p95 26.5 ms
+        instead of 88.8). Off by default: behind the audio server's echo canceller
+        (module-echo-cancel) the room test's interrupting child reached the transcription
+        0.27-0.29 s short in 3 of 4 runs with the flush (2 of 5 without, a marginal
+        test), as if the canceller dropped microphone audio while it realigned."""
         if not self.playout.cut(line_id):
             return False
+        if not self._flush_on_cut:
+            return True
         with self._lock:
             stream = self._stream
             if stream is not None and stream.active:

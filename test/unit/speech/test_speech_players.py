@@ -1,6 +1,7 @@
 """The PortAudio player's cut (DESIGN §4.7, erratum 24, issue 29: playback stops within
-100 ms of the child's voice): what the device already holds of a cut line is dropped, so
-the child hears at most the fade, not the device buffer (`output_latency_s`, 60 ms).
+100 ms of the child's voice): with `flush_on_cut`, what the device already holds of a cut
+line is dropped, so the child hears at most the fade, not the device buffer
+(`output_latency_s`, 60 ms).
 
 The sounddevice module is replaced by a device model: a stream keeps `latency` seconds of
 blocks ahead of the speaker, pulled from the callback; abort() drops them (Pa_AbortStream),
@@ -78,7 +79,8 @@ def device(monkeypatch: pytest.MonkeyPatch) -> type[FakeDeviceStream]:
 
 def test_a_cut_drops_what_the_device_holds_so_only_the_fade_is_heard(device) -> None:
     events: list[PlayoutEvent] = []
-    player = SoundDevicePlayer("", RATE, events.extend, block_s=0.01, latency_s=0.06)
+    player = SoundDevicePlayer("", RATE, events.extend, block_s=0.01, latency_s=0.06,
+                               flush_on_cut=True)
     player.begin(1, "story")
     player.feed(1, np.full(2 * RATE, 0.5, dtype=np.float32), RATE)
     stream = device.streams[-1]
