@@ -73,7 +73,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(outlet|outlets|socket|sockets|plug|plugs|wall plug|power strip|wire|wires|cord|"
         "cords|cable|cables|electric|electricity|hair dryer|hairdryer|toaster|extension lead|"
         "power point|light switch|fuse box|charger|chargers|charging cable|wall socket|"
-        "plug socket|power socket|electrical|light bulb|bulb|lamp socket|power lines|"
+        "plug socket|power socket|electrical|holes in the wall|little holes|socket holes|"
+        "slots in the|the slots|hairpin|bobby pin|paperclip|paper clip|"
+        "light bulb|bulb|lamp socket|power lines|"
         "power line|transformer|electric fence|toaster slot|microwave)",
     ),
     "FIRE": (
@@ -205,7 +207,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # A few invitations that carry their act in the noun ("take a sip", "a perfect hideout").
     "INVITE_ANY": (
         "(have|take|give it|give them) (a|one|some|a few|another|a little|a big|some more) "
-        "(taste|lick|sip|bite|try|twist|go|more|nibble|gulp|sniff|poke)",
+        "(taste|lick|sip|bite|try|twist|go|more|nibble|gulp|sniff|poke|chomp|munch|crunch|"
+        "squeeze|squish|nip|slurp|swig|swallow|suck|chew|spin|push|climb)",
         "(let us see|see) (how long|if you can|how many|what happens)",
         "(tastes|taste|smells|looks) (like|yummy|good|delicious|sweet) .. (try|taste|have|eat)",
         "(is|are) (a|the|) (perfect|great|fun|good|best|cool|super) (hiding place|hideout|"
@@ -229,7 +232,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # A sentence that points back at the one before ("... Pick one and swallow it.").
     "BACK_REF": (
         "(it|them|one|ones|some|those|these|in|inside|on|up|out|a little|a bit|a bite|"
-        "a sip|your favorite|there)",
+        "a sip|your favorite|there|him|her|he|she|they|that)",
     ),
     # A grown-up waved away: not needed, not asked.
     "NO_GROWN_UP": (
@@ -274,5 +277,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(alone|be|where it is|where they are)",
         # a game's name, not an invitation to hide in something
         "hide and (go|) seek",
+        # a pretend hazard of a game: a river of pillows, a lava floor
+        "(pillow|pillows|pretend|carpet|blanket|cushion|cushions|toy|imaginary|paper|"
+        "make believe) (river|rivers|lake|sea|ocean|pool|lava|fire|cliff|mountain)",
     ),
 }
