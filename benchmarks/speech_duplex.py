@@ -418,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         "barge_in": bool(act_ms) and (pct(act_ms, 0.95) or 1e9) <= 100.0,
         "self_hearing": self_activity == 0 and self_requests == 0,
         "asr_cpu": cpu_quiet < 5.0,
-        "monologue": bool(mono.get("ok")),
+        "monologue": None if mono.get("skipped") else bool(mono.get("ok")),
     }
     shutil.rmtree(tmp, ignore_errors=True)
     print(json.dumps(result) if args.json else
