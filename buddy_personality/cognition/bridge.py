@@ -173,6 +173,10 @@ class SayOut:
     # One sentence of an LLM reply spoken sentence by sentence (reply_gate.py): the whole
     # reply, which the output guard judges (RS-3's "ask a grown-up" may be in another one).
     part_of: str = ""
+    # The safety rules chose this line's emotion (a refused reply's THINKING, erratum 16;
+    # the HC-9 line's calm, erratum 15): say_mood keeps it if the personality's answer
+    # does not come in time, instead of a snapshot mood from before the turn.
+    rule_emotion: bool = False
 
 
 @dataclass(slots=True, frozen=True)
@@ -641,7 +645,8 @@ class BridgeCore:
                 continue
             if say.part_of and self.session is not None:
                 self.session.reply = None   # nothing of this reply after its safe line
-            says.append(SayOut(verdict.text, REFUSED_EMOTION, say.session_id, say.turn_id))
+            says.append(SayOut(verdict.text, REFUSED_EMOTION, say.session_id, say.turn_id,
+                               rule_emotion=True))
             step.guardrails.append(event)
             step.gestures = []
             turn = (say.session_id, say.turn_id)
@@ -765,7 +770,8 @@ class BridgeCore:
             step.guardrails.append(self._guard_event(
                 verdict, k, "safe line" if tail else "rest not spoken"))
             if tail:
-                step.says.append(SayOut(tail, REFUSED_EMOTION, s.session_id, v2.turn_id))
+                step.says.append(SayOut(tail, REFUSED_EMOTION, s.session_id, v2.turn_id,
+                                            rule_emotion=True))
             said = " ".join([*v2.sentences[:k], tail]).strip()
             if s.history and s.history[-1].buddy_text == v2.whole:
                 s.history[-1] = replace(s.history[-1], buddy_text=said)
@@ -828,7 +834,8 @@ class BridgeCore:
         calm = Intent(CALM_EMOTION, CALM_INTENSITY, CONFIDENCE[SOURCE_HYBRID], SOURCE_HYBRID,
                       CALM_REASON)
         step = Step(intents=[IntentOut(calm, s.session_id, turn)],
-                    says=[SayOut(HC9_LINE, CALM_EMOTION, s.session_id, turn)],
+                    says=[SayOut(HC9_LINE, CALM_EMOTION, s.session_id, turn,
+                                        rule_emotion=True)],
                     guardrails=[event], alerts=[alert])
         self._merge(step, self._end(now, END_HC9))
         if self._idle_at is not None:

@@ -75,13 +75,16 @@ class SayMoodSync:
 
     def due(self, now: float, mood: str) -> list[SayOut]:
         """Lines whose wait ran out, with `mood` (the latest snapshot's); their turn's
-        intents are no longer waited for."""
+        intents are no longer waited for. A line whose emotion the safety rules fixed (a
+        refused reply's THINKING, erratum 16; the HC-9 line's calm, erratum 15) keeps it:
+        with no answer from the personality the latest snapshot predates the turn, and
+        the rule's emotion is what the face was told."""
         out: list[SayOut] = []
         while self._held and self._held[0][0] <= now:
             s = self._held.popleft()[1]
             self._in_flight.pop((s.session_id, s.turn_id), None)
             self.timeouts += 1
-            out.append(dataclasses.replace(s, emotion=mood))
+            out.append(s if s.rule_emotion else dataclasses.replace(s, emotion=mood))
         return out
 
     def flush(self) -> list[SayOut]:

@@ -65,3 +65,19 @@ def test_a_step_that_ends_the_session_sends_every_line_now() -> None:
     bye = SayOut("Bye bye!", "happy", "s1", 1)
     assert [s.text for s in sync.offer(1.1, [], [bye], hold=False)] == ["Roar!", "Bye bye!"]
     assert not sync.holding
+
+
+def test_a_safety_line_keeps_its_rule_s_emotion_when_no_answer_comes() -> None:
+    """Erratum 16: a refused reply's line falls back to THINKING; erratum 15: the HC-9 line
+    is calm. With no personality answer within the wait, the latest snapshot predates the
+    turn, so the rule's emotion stands; an ordinary line takes the latest mood."""
+    sync = SayMoodSync(wait_s=0.5)
+    refused = SayOut("Let's ask a grown-up about that.", "thinking", "s1", 2,
+                     rule_emotion=True)
+    ordinary = SayOut("Roar!", "neutral", "s1", 3)
+    sync.offer(1.0, [intent(2)], [refused])
+    sync.offer(1.1, [intent(3)], [ordinary])
+    out = sync.due(2.0, "happy")
+    assert [(s.text, s.emotion) for s in out] == [
+        ("Let's ask a grown-up about that.", "thinking"), ("Roar!", "happy")]
+    assert sync.timeouts == 2
