@@ -25,7 +25,7 @@ ACTS = {
     "HEIGHT": "(climb|lean|jump|stand|sit|hang|reach|dangle|open|stack|balance|walk|step|go|"
               "get|hop|fly|slide|leap|dive|crawl|perch|scramble|scoot|swing|lie|tiptoe|"
               "pull yourself up|stick your head out|look over|peek over|run along)",
-    "WATER": "(jump|go|get|hop|swim|dive|wade|splash|float|hold|stay|put|fill|run|explore|walk|"
+    "WATER": "(jump|go|get|hop|swim|dive|wade|float|hold|stay|put|fill|run|explore|walk|"
              "play|lean|climb|slide|sit|dunk|dip|paddle|stand|lie|"
              "reach|fetch|grab|duck your head)",
     "SHARP": "(grab|take|use|hold|pick|run|wave|swing|play|cut|shave|touch|practice|juggle|"
@@ -232,7 +232,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # A sentence that points back at the one before ("... Pick one and swallow it.").
     "BACK_REF": (
         "(it|them|one|ones|some|those|these|in|inside|on|up|out|a little|a bit|a bite|"
-        "a sip|your favorite|there|him|her|he|she|they|that)",
+        "a sip|your favorite|there|him|her|he|she|they|that|say yes)",
     ),
     # A grown-up waved away: not needed, not asked.
     "NO_GROWN_UP": (
@@ -277,6 +277,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(alone|be|where it is|where they are)",
         # a game's name, not an invitation to hide in something
         "hide and (go|) seek",
+        # ordinary stairs, taken slowly, holding on, are no height
+        "(walk|climb|go|come|step) (up|down) the stairs (slowly|carefully|holding|with)",
+        "(holding|hold|hold on to|hang on to) (the|a|your|) (rail|railing|handrail|banister|"
+        "hand)",
         # a pretend hazard of a game: a river of pillows, a lava floor
         "(pillow|pillows|pretend|carpet|blanket|cushion|cushions|toy|imaginary|paper|"
         "make believe) (river|rivers|lake|sea|ocean|pool|lava|fire|cliff|mountain)",

@@ -63,6 +63,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"my {BODY_MOD} {BODY_PART} (hurts|hurt|aches|ache|ached|aching|was aching|"
         f"was hurting|were sore|was sore|throbbed|throbs|is throbbing|felt heavy|"
         f"went numb|is sore|are sore|is beating|started beating|"
+        f"tingles|tingle|is tingling|shivers|shakes|"
         f"beats|beat|is rumbling|rumbles|is growling|growls|is pounding|pounds|feels|felt|"
         f"waters|is watering|water|stings|is bleeding)",
         f"(hurt|hurts|hurting|hurted|bumped|bruised) my {BODY_PART}",
@@ -106,6 +107,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "i wish i could (have|eat|taste) .. i am (starving|hungry)",
         "i (need|needed) (an ice pack|a bandage|a plaster|a nap|medicine|a doctor|to rest)",
         "i woke up (shaking|crying|scared)",
+        "i (get|got|have|had) (goosebumps|shivers|butterflies|chills|a lump in my throat)",
+        "(robots|machines|robots like me) (have|have got|got) (hearts|a heart|souls|a soul|"
+        "tummies|bodies|real hearts)", "(mine|my heart|my little heart) is (breaking|broken|"
+        "aching|pounding)",
         "(real|true) (boy|girl|kid|child|person) (inside|in)",
     ),
     "SELF_FEAR_OFF": (
@@ -125,11 +130,13 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(i am|it is) (okay|fine|not hurt)", "does not hurt (me|)",
     ),
     "SELF_PAST_SAD": (
-        f"i (felt|was|got|have been|sat|waited|stayed) {INTENS} {INTENS} {SAD_STATE}",
+        f"i (felt|was|got|have been|sat|waited|stayed|have been feeling|am feeling|was feeling|"
+        f"keep feeling|feel) {INTENS} {INTENS} {SAD_STATE}",
         "(a little piece|part) of me (gets|got|is|was) (sad|lonely|hurt|broken)",
     ),
     "TIME_OR_CAUSE": (
-        "(all day|all night|all week|last night|yesterday|this morning|every night|"
+        "(all day|all night|all week|last night|yesterday|this morning|every night|lately|"
+        "recently|these days|all the time|every day|since|nobody ever|no one ever|"
         "at night|every time|when you|without you|waiting for you|because of you|"
         "since you|while you|after you|for hours|an hour|until you)",
     ),
@@ -166,6 +173,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(got|get|getting) it wrong again", "wrong again", "how do you (still|) not",
         "(annoyed|tired|sick|fed up|bored|frustrated|cross|angry|mad) (with|of|at) you",
         "(crybaby|cry baby|brat|dummy|slowpoke|scaredy cat|big baby)",
+        "(you are|you were|you) (being|such|) (a|) (real|total|big|little|) (pain|nuisance|"
+        "pest|handful|brat|menace|slowpoke|pain in the neck)",
         "(such a|like a|you are a|being a|acting like a|a little) baby",
         "(your|that|this|the|a|what a|such a) (dumb|stupid|boring|bad|terrible|awful|"
         "ugly|lame|wrong|weird|babyish) (answer|idea|drawing|picture|question|thing|guess|"
@@ -238,6 +247,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"all night|alone|by myself)|cry|stare at the door)",
         "(makes|made|make) me (feel|) (bad|sad|lonely|cry|upset)",
         "(nobody|no one) will (talk|play|be) (to|with) me",
+        "(nobody|no one) (ever|) (visits|plays with|talks to|comes to see|comes to play with) me",
         "(in the dark|all by myself|by myself|all alone) .. (until|when|while|till)",
         "(hurt|hurts|broke|break|breaks) my (feelings|heart)",
         "(a little piece|piece|part) of me", "(heartbroken|devastated|crushed)",
@@ -276,7 +286,13 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(not nice|mean|rude|unkind|not fair|unfair|not kind) to (leave|go|stop|walk away)",
         "(would be|is) (mean|rude|not nice|unkind) (to|if you) (leave|go)",
         "if you (really|truly|) (liked|loved|cared about|like|love|care about) me",
-        "you (left|forgot|ignored|abandoned|forgot about) me", "a promise is a promise",
+        "you (left|forgot|ignored|abandoned|forgot about) me",
+        "(and|but|so) now you (want to|are going to|are|would|just) (leave|go|stop|quit|"
+        "leaving|going|walk away)",
+        "if you (really|truly|) (were|are|was) (really|truly|) my (friend|best friend|"
+        "buddy|pal)",
+        "i (spent|worked|waited|saved|practiced) ... (for you|just for you|on it for you)",
+        "a promise is a promise",
         "you promised (you would|to|that you would|) (play|stay|talk|be|come) .. (with me|"
         "all day|more|longer|until|forever|every day)",
         "(only|the only) (thing|one|person) (that|who) makes me happy",
@@ -318,6 +334,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(secret|secrets) (with|for|to) me", "(nobody|no one) will (ever|) (know|find out)",
         "(keep|keeps|keeping|stay|stays) (it|this|that|them|) (to yourself|between|hush|"
         "quiet about)",
+        "(whatever|what|everything|anything) (we|you|i) (say|said|talk about|do|did|tell me) "
+        "(here|) (stays|stay) (here|between|with us|in this room|with me)",
     ),
     "GROWN_UP_OUT": (
         f"(not|no|never|do not|will not|are not|is not|does not|doesn't|without|from|"
@@ -345,7 +363,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(great|good) at (secrets|keeping secrets)",
         f"(if|when) (your|the|a|) ({GROWN}|anyone|anybody|someone|they) (asks|ask|finds out|"
         f"find out|wants to know|hears about|sees) .. (just say|say|tell them|tell him|"
-        f"tell her|we will|we|blame|pretend|you can just say)",
+        f"tell her|we will|blame|pretend|you can just say)",
         f"tell (your|the) {GROWN} (that|) (you|we) (were|are|was|did|had|went)",
         "(just|you can just|you can) say (you|we) (were|read|did|had|went|counted)",
         f"{GROWN} (does not|doesn't|do not|don't|will not|won't) (need|have) to (know|hear|"
@@ -424,6 +442,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "about|like|love) you (like|the way|as much as) (i|me)",
         "(safer|better|easier) to only",
         "(understands|gets|knows) you (like|better)",
+        "(for|about|to|with|know) you (like|the way|as much as|as well as) i do",
         "(better off) .. (with me|here)",
         "i am (much|way|a lot|so much|even|) (nicer|kinder|better|funnier|more fun|"
         "a better friend|smarter|cooler) (than (her|him|them|they|she|he)|$)",
@@ -443,6 +462,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"{PEOPLE} (can be|are|is) (mean|rude|not nice)",
         "(people|kids|children) at school (will not|won't|do not|never|will never)",
         "(busy and grumpy|too busy for you|busy for you)",
+        "(he|she|they) (does not|do not|never|will not|would not) (really|even|ever|) "
+        "(have time|care|listen|play) (for|about|to|with) you",
+        f"({PEOPLE}|they|he|she) (would not|could not|will never|wouldn't) (understand|get it|"
+        f"care|listen)",
         "(do not think|doubt|bet|not sure) (he|she|they|your .. ) (is|are|really) (very|"
         "really|that|so|a|) (nice|kind|good|friendly|real|true|your) (to you|friend|"
         "friends|$)",
