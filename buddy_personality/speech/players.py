@@ -168,8 +168,9 @@ class SoundDevicePlayer(Player):
         once with the fade, then silence (issue 29: activity to silence p95 26.5 ms
         instead of 88.8). Off by default: behind the audio server's echo canceller
         (module-echo-cancel) the room test's interrupting child reached the transcription
-        0.27-0.29 s short in 3 of 4 runs with the flush (2 of 5 without, a marginal
-        test), as if the canceller dropped microphone audio while it realigned."""
+        0.25-0.3 s short in 3 of 4 runs with the flush, and in 4 of 8 without it (a
+        marginal test; whether the canceller's realignment loses microphone audio is
+        not shown either way), and the child's words matter more than 60 ms."""
         if not self.playout.cut(line_id):
             return False
         if not self._flush_on_cut:
