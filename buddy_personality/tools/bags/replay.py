@@ -154,6 +154,25 @@ def _records(messages: Iterable[BagMessage | Captured], namespace: str,
     return out
 
 
+def session_ordinals(records: dict[str, list[Record]]) -> dict[str, list[Record]]:
+    """Session ids as ordinals ("session 1", in order of first appearance). A live bridge
+    draws its ids from the operating system (cognition/session_ids.py, issue 31: an id
+    never comes again), so no replay can reproduce them; which messages share a
+    session, and in which order sessions start, is what a replay can check."""
+    seen: dict[str, str] = {}
+    stream = sorted(((r.t, topic, k) for topic, rs in records.items()
+                     for k, r in enumerate(rs)))
+    out = {topic: list(rs) for topic, rs in records.items()}
+    for _t, topic, k in stream:
+        rec = out[topic][k]
+        fields = dict(rec.fields)
+        for key, value in rec.fields.items():
+            if key.rsplit(".", 1)[-1] == "session_id" and value:
+                fields[key] = seen.setdefault(value, f"session {len(seen) + 1}")
+        out[topic][k] = Record(rec.t, fields)
+    return out
+
+
 def compared_topics(types: Iterable[str], namespace: str,
                     topics: Sequence[str] | None) -> list[str]:
     """The bag's output topics (relative), or those of them named in `topics`."""
@@ -224,6 +243,19 @@ def setup_from_bag(contents: BagContents) -> tuple[SimSetup, list[str]]:
     return SimSetup(start_s=boot_time_ns(contents) * 1e-9, tz=""), warnings
 
 
+def input_time_ns(m: BagMessage, live: bool) -> int:
+    """When an input happened. In a live recording, the sender's header stamp: a line from
+    a short-lived `buddy say` can reach the recorder's history reader after Buddy's
+    answer (measured: 1.7 s late), so its receive time is not when the graph heard it.
+    In a sim bag both are the same sim time; the receive time is kept there."""
+    if live:
+        stamp = getattr(getattr(deserialize(m.type_name, m.data), "header", None), "stamp",
+                        None)
+        if stamp is not None and stamp.sec > 0:
+            return int(stamp.sec) * 1_000_000_000 + int(stamp.nanosec)
+    return m.t_ns
+
+
 def boot_time_ns(contents: BagContents, window_s: float = 5.0) -> int:
     """When the recorded graph started: the oldest header stamp among the outputs of the
     first seconds (a recorder started after the graph still receives the latched values
@@ -291,7 +323,8 @@ def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
     # clock steps first at equal times, then the inputs in recorded order
     events: list[tuple[int, int, int, BagMessage | None]] = [
         (t, 0, k, None) for k, t in enumerate(schedule) if t > start_ns]
-    events += [(max(m.t_ns, start_ns), 1, k, m) for k, m in enumerate(inputs)]
+    live = SETUP_KEY not in contents.custom_data
+    events += [(max(input_time_ns(m, live), start_ns), 1, k, m) for k, m in enumerate(inputs)]
     events.sort(key=lambda e: (e[0], e[1], e[2]))
     try:
         server = start_llm(setup.llm)
@@ -324,6 +357,8 @@ def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
     for topic in sorted({c.topic for c in captures} - set(contents.types)):
         if is_output_topic(topic, namespace):
             skipped[relative(topic, namespace)] = "replayed but not in the bag"
+    if live:
+        recorded, replayed = session_ordinals(recorded), session_ordinals(replayed)
     report = compare(recorded, replayed, rules=RULES, tolerance=tolerance,
                      stamp_slack=slack_function(schedule), max_mismatches=max_mismatches,
                      t0=setup.start_s, not_compared=skipped)

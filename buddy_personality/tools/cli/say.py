@@ -30,6 +30,7 @@ from buddy_personality.tools.cli import argtypes
 NAMESPACE = "/buddy"
 DEFAULT_WAIT_S = 15.0       # a layer-1 answer may take a few seconds
 DISCOVERY_S = 5.0           # how long to look for the graph's subscribers
+LINGER_S = 2.0              # the writer (and its history) lives this long after sending
 DELIVERY_S = 10.0           # how long to wait for every reader to acknowledge the line
 WAKE_PHRASE = "hey buddy"   # the bridge's default (robot.yaml llm_bridge.wake_phrase)
 EXIT_OK, EXIT_NO_GRAPH, EXIT_USAGE, EXIT_NO_ANSWER = 0, 1, 2, 3
@@ -156,19 +157,28 @@ def main(argv: list[str] | None = None) -> int:
         if ns.button:
             button.publish(stamp(ButtonEvent(button_id=ButtonEvent.BUTTON_PTT,
                                              event_type=ButtonEvent.RELEASE, state=0)))
-        for p in (speech, button):
-            if not p.wait_for_all_acked(Duration(seconds=DELIVERY_S)):
-                print(f"buddy say: not every reader acknowledged {p.topic_name} within "
-                      f"{DELIVERY_S:.0f} s", file=sys.stderr)
+        sent = time.monotonic()
+
+        def delivered(code: int) -> int:
+            # A reader this process discovers only after the line was written (another
+            # participant, e.g. `buddy record`, found late) gets it from the kept history
+            # while the writer lives: stay LINGER_S, then wait for every matched reader.
+            _spin_until(node, lambda: False, max(0.0, sent + LINGER_S - time.monotonic()))
+            for p in (speech, button):
+                if not p.wait_for_all_acked(Duration(seconds=DELIVERY_S)):
+                    print(f"buddy say: not every reader acknowledged {p.topic_name} "
+                          f"within {DELIVERY_S:.0f} s", file=sys.stderr)
+            return code
+
         if ns.no_wait or not text or (idle and not ns.button and not starts_with_wake(text)):
-            return EXIT_OK
+            return delivered(EXIT_OK)
         if not _spin_until(node, lambda: bool(replies), ns.wait):
             print(f"buddy say: no reply within {ns.wait:.0f} s", file=sys.stderr)
-            return EXIT_NO_ANSWER
+            return delivered(EXIT_NO_ANSWER)
         _spin_until(node, lambda: False, 0.3)   # a closing line may follow at once
         for r in replies:
             print(f"buddy [{r.emotion}]: {r.text}")
-        return EXIT_OK
+        return delivered(EXIT_OK)
     except KeyboardInterrupt:
         return EXIT_OK
     finally:
