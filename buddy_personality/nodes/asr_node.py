@@ -37,6 +37,7 @@ from std_msgs.msg import Bool, Float64MultiArray
 from buddy_msgs.msg import SystemEvent, Utterance
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import ERROR, OK, WARN, DiagnosticsPublisher, Health
+from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.inbox import Inbox
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
@@ -126,7 +127,7 @@ PARAMETERS: tuple[ParamSpec, ...] = (
 )
 
 
-class AsrNode(ClosesOwnResources, Node):
+class AsrNode(InboundChecks, ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("asr", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
@@ -393,6 +394,7 @@ class AsrNode(ClosesOwnResources, Node):
             values["echo_canceller_cpu_s"] = f"{self._aec.cpu_s:.3f}"
             values["echo_delay_ms"] = f"{1000 * self._aec.delay_s:.0f}"
         values.update(sorted(self._counts.items()))
+        values.update(self.inbound_rejections().as_values())   # DESIGN §5 bad input
         if self._last_latency_s is not None:
             values["last_transcription_ms"] = f"{1000 * self._last_latency_s:.0f}"
         if self._last_error:

@@ -81,8 +81,8 @@ from buddy_personality.cognition.guard import (
     unavailable,
 )
 from buddy_personality.cognition.health import SERVER_OFFLINE, SERVER_ONLINE, HealthConfig
-from buddy_personality.cognition.say_mood import SayMoodSync
 from buddy_personality.cognition.reply_gate import GuardCheck
+from buddy_personality.cognition.say_mood import SayMoodSync
 from buddy_personality.cognition.server_words import offline_line, online_line, server_reason
 from buddy_personality.cognition.session_ids import seeded_session_ids, unique_session_ids
 from buddy_personality.cognition.signal_order import SignalOrder
