@@ -41,11 +41,11 @@ def test_one_turn_with_a_childs_pause_inside_is_one_segment() -> None:
     acts = [e for e in events if isinstance(e, ActivityChanged)]
     assert len(segs) == 1
     assert [a.active for a in acts] == [True, False]
-    seg = segs[0]
+    seg, c = segs[0], ep.config
     # starts with the pre-roll before the first speech frame, ends with a short tail
-    assert seg.start == pytest.approx(1.0 - 0.3, abs=FRAME_S)
+    assert seg.start == pytest.approx(1.0 - c.pre_roll_s, abs=FRAME_S)
     assert seg.speech_end == pytest.approx(3.4, abs=FRAME_S)
-    assert seg.end == pytest.approx(3.4 + 0.2, abs=2 * FRAME_S)
+    assert seg.end == pytest.approx(3.4 + c.tail_s, abs=2 * FRAME_S)
     assert seg.audio.size == round((seg.end - seg.start) / FRAME_S) * FRAME_SAMPLES
     # the turn ended after the 0.9 s pause, not earlier
     assert acts[1].at == pytest.approx(3.4 + 0.9, abs=2 * FRAME_S)
