@@ -15,6 +15,7 @@ from support.speech import espeak, needs_espeak, silence, speech_bounds, trim, w
 from buddy_msgs.msg import SystemEvent, Utterance
 from buddy_personality.nodes.asr_node import AsrNode
 from buddy_personality.speech.ears import FAULT_NAME, SLOW_FAULT_NAME
+from buddy_personality.speech.endpointing import EndpointConfig
 from buddy_personality.tools.fakes.fake_llm_server import closed_port_url
 from buddy_personality.tools.fakes.fake_stt_server import FakeSttServer
 
@@ -50,7 +51,8 @@ def test_one_request_per_turn_with_the_turns_audio(ros, tmp_path) -> None:
     got = np.diff(speech_bounds(turns[0].samples, 16000))[0]
     assert abs(got - spoken) <= 0.15, (got, spoken)   # the whole line, in one segment
     assert turns[0].sample_rate == 16000
-    assert turns[0].duration_s <= spoken + 0.25 + 0.2 + 0.1   # pre-roll + tail, no more
+    c = EndpointConfig()
+    assert turns[0].duration_s <= spoken + c.pre_roll_s + c.tail_s + 0.15   # no more
 
 
 def test_a_child_talking_while_buddy_speaks_is_heard_and_transcribed(ros, tmp_path) -> None:
