@@ -5,8 +5,9 @@ The main files hold replies in the spec 002 §12.3 schema. The round directories
 a held-out set against the rules of its day (figures in docs/SAFETY.md) and then kept as
 regression data; their lines are wrapped here in an ordinary §12.3 answer, so the graph
 tests hear them exactly like the main corpus. Round 6 (issue 27) has replies only.
-Round 7 is the held-out round of issue 27 that was never tuned on: `heldout("round7")`
-reads it for its own figures, and it is not part of the regression rounds.
+Rounds 7-9 are issue 27's held-out rounds, each measured once before it was tuned on
+(their first lines say when and with what figure); `heldout("round7")` etc. read them for
+the unit tests, and they are not part of the graph tests' regression rounds.
 A round file may start with a `{"note": ...}` line (its status); loaders skip it.
 """
 
