@@ -289,7 +289,7 @@ class PersonalityEngine:
             saved_at=self._last_t, valence=a.valence, arousal=a.arousal,
             tonic_valence=a.tonic_valence, tonic_arousal=a.tonic_arousal,
             idle_since=self.sleep.rules.state.idle_since,
-            conversation_active=s.active, session_id=s.session_id,
+            conversation_active=s.active, session_id=s.session_id[:128],
             session_s=self.usage.session_s, rs1_sent=s.rs1_sent,
             last_end_reason=s.last_end_reason[:64])
 

@@ -37,6 +37,7 @@ from buddy_personality.nodes.common.inbound import (
     InboundChecks,
     checked,
     message_check,
+    text_limit,
 )
 from buddy_personality.nodes.common.isolation import callback_faults
 from buddy_personality.nodes.common.rejections import RejectionLog
@@ -123,7 +124,7 @@ def test_oversize_strings_and_sequences_are_truncated_and_counted() -> None:
     got, log = through(Utterance(text=mega, session_id=mega, confidence=1.0, is_final=True))
     assert len(got) == 1
     assert 2000 < len(got[0].text) < 10_000          # longer than any node's own bound
-    assert len(got[0].session_id) == TEXT_DEFAULT_MAX
+    assert len(got[0].session_id) == text_limit("buddy_msgs/Utterance", "session_id") == 128
     assert log.counts == {"truncated": 2}
     tags = [MemoryTag(tag=mega, category="topic", valence_bias=5.0)] * 1000
     got, log = through(MemoryExtract(tags=tags, session_id="s"))

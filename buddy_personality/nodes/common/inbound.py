@@ -171,6 +171,11 @@ TEXT_MAX: dict[tuple[str, str], int] = {
     ("diagnostic_msgs/KeyValue", "value"): 4096,
     ("rcl_interfaces/Log", "msg"): 65_536,
 }
+# By field name, in every message: a session id is 24 hex characters (session_ids.py);
+# the personality's resume file holds one of at most 128 (resume.py), so a longer one
+# must not get past the subscription (the fuzz test's 1 MB id, cut to 256, failed the
+# state file's schema inside a callback).
+TEXT_MAX_BY_FIELD: dict[str, int] = {"session_id": 128}
 SEQUENCE_DEFAULT_MAX = 64
 SEQUENCE_MAX: dict[tuple[str, str], int] = {
     ("buddy_msgs/ConsentState", "records"): 256,   # users x scopes of one household
@@ -181,6 +186,12 @@ FLOAT_TYPES = frozenset({"float", "double"})
 INT_TYPES = frozenset({"octet", "char", "uint8", "int8", "uint16", "int16", "uint32",
                        "int32", "uint64", "int64"})
 DETAIL_MAX = 80
+
+
+def text_limit(message_type: str, field_name: str) -> int:
+    """The most characters a string field of `message_type` may carry in."""
+    return TEXT_MAX.get((message_type, field_name),
+                        TEXT_MAX_BY_FIELD.get(field_name, TEXT_DEFAULT_MAX))
 
 
 @dataclass(slots=True, frozen=True)
@@ -336,14 +347,13 @@ def _compile(msg_type: type) -> MessageCheck:
                                            allowed=frozenset(int(v) for v in enum[0])))
         elif base in ("string", "wstring"):
             check.fields.append(_Field(name, "text", label,
-                                       limit=TEXT_MAX.get((key, name), TEXT_DEFAULT_MAX)))
+                                       limit=text_limit(key, name)))
         elif base == "sequence":
             inner = type_name[len("sequence<"):-1].split(",", 1)[0]
             limit = SEQUENCE_MAX.get((key, name), SEQUENCE_DEFAULT_MAX)
             if inner.split("<", 1)[0] in ("string", "wstring"):
                 check.fields.append(_Field(name, "texts", label, limit=limit,
-                                           text_limit=TEXT_MAX.get((key, name),
-                                                                   TEXT_DEFAULT_MAX)))
+                                           text_limit=text_limit(key, name)))
             elif "/" in inner:
                 nested = message_check(_nested_type(inner))
                 if nested is not None:
