@@ -306,8 +306,9 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
                                  self._on_snapshot, qos.of("personality/snapshot"))
         # issue 30 item 2: a turn's line waits (bounded) for the mood its intent left
         self._say_sync = SayMoodSync()
-        self.create_subscription(LlmProfile, "personality/emotion_applied",
-                                 self._on_emotion_applied, qos.of("personality/emotion_applied"))
+        self._sub_applied = self.create_subscription(
+            LlmProfile, "personality/emotion_applied", self._on_emotion_applied,
+            qos.of("personality/emotion_applied"))
         self.create_subscription(GovernorState, "governor/state", self._on_governor,
                                  qos.of("governor/state"))
         self.create_subscription(IdentityState, "identity/state", self._on_identity,
@@ -580,9 +581,14 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
                           turn_id=i.turn_id)
             m.header.stamp = stamp
             self._pub_emotion.publish(m)
-        # a step that ends the session sends its lines now, before ENDED (HC-9 first)
-        self._publish_says(self._say_sync.offer(now_s(self), step.intents, step.says,
-                                                hold=not ended), stamp)
+        # a step that ends the session sends its lines now, before ENDED (HC-9 first). The
+        # personality answers each intent on emotion_applied; with none on the graph (a
+        # crashed node, a test of the bridge alone) nothing would answer, and holding
+        # would only delay every line by the wait.
+        answered = self._sub_applied.get_publisher_count() > 0
+        self._publish_says(self._say_sync.offer(
+            now_s(self), step.intents if answered else (), step.says,
+            hold=answered and not ended), stamp)
         for gr in step.guardrails:
             m = GuardrailEvent(rule_id=gr.rule_id, action=gr.action, details=gr.details)
             m.header.stamp = stamp
