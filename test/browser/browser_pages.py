@@ -3,8 +3,11 @@ opening and logging in to the page."""
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 
+from buddy_personality.dashboard.app import DashboardApp
 from buddy_personality.dashboard.plain_words import rule_words
 from buddy_personality.dashboard.records import (
     AlertView,
@@ -16,6 +19,7 @@ from buddy_personality.dashboard.records import (
     SessionView,
     UsageView,
 )
+from buddy_personality.dashboard.server import DashboardServer
 from buddy_personality.dashboard.sessions import END_REASON_WORDS
 from buddy_personality.dashboard.testing import InMemoryPort
 
@@ -68,3 +72,17 @@ def open_page(browser, url: str, viewport: dict):
 def log_in(page, pin: str = PIN) -> None:
     page.fill("#pin", pin)
     page.click("#login-form button[type=submit]")
+
+
+@contextlib.contextmanager
+def serving(port: InMemoryPort) -> Iterator[str]:
+    """The parent page's app over `port`, served on 127.0.0.1 on a free port for one
+    test: yields the page's URL, then closes the app and stops the server."""
+    app = DashboardApp(port)
+    server = DashboardServer(app.app, "127.0.0.1", 0, port.feed)
+    host, number = server.start()
+    try:
+        yield f"http://{host}:{number}/"
+    finally:
+        app.close()
+        server.stop()

@@ -8,10 +8,8 @@ core's (test/unit/identity/test_household.py)."""
 from __future__ import annotations
 
 import pytest
-from browser_pages import LAPTOP, PHONE, log_in, open_page
+from browser_pages import LAPTOP, PHONE, log_in, open_page, serving
 
-from buddy_personality.dashboard.app import DashboardApp
-from buddy_personality.dashboard.server import DashboardServer
 from buddy_personality.dashboard.testing import InMemoryPort
 
 PIN = "1357"
@@ -20,14 +18,8 @@ PIN = "1357"
 @pytest.fixture
 def served():
     port = InMemoryPort(pin=PIN)   # a first run: a PIN, no children yet
-    app = DashboardApp(port)
-    server = DashboardServer(app.app, "127.0.0.1", 0, port.feed)
-    host, number = server.start()
-    try:
-        yield f"http://{host}:{number}/", port
-    finally:
-        app.close()
-        server.stop()
+    with serving(port) as url:
+        yield url, port
 
 
 def test_a_first_run_says_how_to_add_a_child_and_adds_one(browser, served, shots) -> None:

@@ -8,25 +8,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from browser_pages import LAPTOP, PHONE, PIN, log_in, open_page, seeded_port
+from browser_pages import LAPTOP, PHONE, PIN, log_in, open_page, seeded_port, serving
 
-from buddy_personality.dashboard.app import DashboardApp
 from buddy_personality.dashboard.records import FaceView
-from buddy_personality.dashboard.server import DashboardServer
 from buddy_personality.dashboard.testing import InMemoryPort
 
 
 @pytest.fixture
 def served() -> Iterator[tuple[str, InMemoryPort]]:
     port = seeded_port()
-    app = DashboardApp(port)
-    server = DashboardServer(app.app, "127.0.0.1", 0, port.feed)
-    host, number = server.start()
-    try:
-        yield f"http://{host}:{number}/", port
-    finally:
-        app.close()
-        server.stop()
+    with serving(port) as url:
+        yield url, port
 
 
 def test_without_a_pin_the_page_only_says_how_to_set_one(browser, served, shots) -> None:

@@ -9,12 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_pages import LAPTOP, NOW, PHONE, log_in, open_page, seeded_port
+from browser_pages import LAPTOP, NOW, PHONE, log_in, open_page, seeded_port, serving
 
-from buddy_personality.dashboard.app import DashboardApp
 from buddy_personality.dashboard.plain_words import mood_in_words
 from buddy_personality.dashboard.records import AlertView, NowView
-from buddy_personality.dashboard.server import DashboardServer
 
 RULE_CODE = re.compile(r"\b(HC|RS)-\d")
 
@@ -30,14 +28,8 @@ def served():
                                       "that sounded like being lost: \u201cI can't find mum\u201d.",
                                       distress=True, what="Buddy stopped the chat and told Leo "
                                       "to find a grown-up", words="I can't find mum"))
-    app = DashboardApp(port)
-    server = DashboardServer(app.app, "127.0.0.1", 0, port.feed)
-    host, number = server.start()
-    try:
-        yield f"http://{host}:{number}/", port
-    finally:
-        app.close()
-        server.stop()
+    with serving(port) as url:
+        yield url, port
 
 
 def logged_in(browser, url: str, viewport: dict):
