@@ -29,6 +29,14 @@ def unique_session_ids() -> SessionIds:
     return lambda: secrets.token_hex(UNIQUE_ID_BYTES)
 
 
+def session_id_rng(seed: int) -> random.Random:
+    """The RNG of a seeded run's session ids: its own, not the behaviour RNG of `seed`, so
+    drawing an id never moves the reply variants (issue 30 item 4: a live bridge takes
+    its ids from the operating system, a replay from here; both must pick the same
+    variants)."""
+    return random.Random(f"buddy session ids {seed}")
+
+
 def seeded_session_ids(rng: random.Random) -> SessionIds:
     """Deterministic ids from `rng` (tests, replay, the simulated day)."""
     return lambda: f"{rng.getrandbits(48):012x}"

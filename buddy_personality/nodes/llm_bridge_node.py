@@ -84,7 +84,11 @@ from buddy_personality.cognition.health import SERVER_OFFLINE, SERVER_ONLINE, He
 from buddy_personality.cognition.reply_gate import GuardCheck
 from buddy_personality.cognition.say_mood import SayMoodSync
 from buddy_personality.cognition.server_words import offline_line, online_line, server_reason
-from buddy_personality.cognition.session_ids import seeded_session_ids, unique_session_ids
+from buddy_personality.cognition.session_ids import (
+    seeded_session_ids,
+    session_id_rng,
+    unique_session_ids,
+)
 from buddy_personality.cognition.signal_order import SignalOrder
 from buddy_personality.cognition.speaker import HouseholdFile
 from buddy_personality.cognition.turn_deadline import TurnDeadline
@@ -200,8 +204,10 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         url = p["server_url"].strip()
         rng = random.Random(p["seed"])
         # Issue 31 item 2: session ids unique across processes and boots, never from the
-        # seeded RNG; under sim time (a replay or a simulated run) the seeded ones, so a
-        # golden bag replays the ids it recorded.
+        # seeded RNG; under sim time (a replay or a simulated run) seeded ones from an RNG
+        # of their own, so a golden bag replays the ids it recorded and the reply variants
+        # (drawn from `rng`) depend only on the seed and the inputs, live or replayed
+        # (issue 30 item 4: a live recording replays with the same variants).
         sim_time = bool(self.get_parameter("use_sim_time").value)
         self._core = BridgeCore(
             rng,
@@ -223,7 +229,8 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             ),
             health=HealthConfig(offline_after_failures=p["offline_after_failures"],
                                 probe_interval_s=p["probe_interval_s"]),
-            session_ids=seeded_session_ids(rng) if sim_time else unique_session_ids(),
+            session_ids=(seeded_session_ids(session_id_rng(p["seed"])) if sim_time
+                         else unique_session_ids()),
         )
         self._client: LlmClient | None = None
         if url:
