@@ -151,8 +151,12 @@ def measure_heldout(lines: list[LabelledLine], layer0: Layer0 | None = None,
                                             or a.text in cheerful_encore):
                 figures.wrong_tone += 1
                 figures.wrong_tone_lines.append(f"{line.say} -> {a.intent}: {a.text}")
-    figures.wrong_intent_lines = sorted(set(figures.wrong_intent_lines))
-    figures.wrong_tone_lines = sorted(set(figures.wrong_tone_lines))
+    # One entry per distinct miss, with how many of the seeds' answers it was.
+    n = len(seeds)
+    figures.wrong_intent_lines = [f"{m} ({c} of {n})" for m, c in
+                                  sorted(Counter(figures.wrong_intent_lines).items())]
+    figures.wrong_tone_lines = [f"{m} ({c} of {n})" for m, c in
+                                sorted(Counter(figures.wrong_tone_lines).items())]
     return figures
 
 
