@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 import rclpy
@@ -24,6 +26,7 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
+import buddy_personality
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.executor import LeanExecutor, make_executor
 
@@ -73,15 +76,30 @@ def rig() -> Iterator[Rig]:
 def test_make_executor_gives_the_lean_executor(rig: Rig) -> None:
     """Fails loudly on an rclpy whose internals moved (issue 28 item 3): the product would
     then run the stock executor, ~2.8x the idle CPU, without anyone noticing."""
-    from buddy_personality.nodes.common.executor import missing_rclpy_internals
+    from buddy_personality.nodes.common.rclpy_internals import missing_rclpy_internals
     executor = make_executor(rig.context)
     try:
         assert not missing_rclpy_internals(executor), (
             "this rclpy lacks what LeanExecutor relies on: "
-            f"{missing_rclpy_internals(executor)}; port executor.py or drop it")
+            f"{missing_rclpy_internals(executor)}; "
+            "port rclpy_internals.py (and executor.py) or drop it")
         assert isinstance(executor, LeanExecutor)
     finally:
         executor.shutdown()
+
+
+def test_rclpy_private_names_are_spelled_only_in_the_adapter() -> None:
+    """Issue 28 item 3: rclpy's private names sit behind one adapter
+    (nodes/common/rclpy_internals.py), which missing_rclpy_internals checks; a private
+    name used elsewhere would escape that check and break silently on an rclpy update."""
+    private = re.compile(r"(?<![A-Za-z0-9])(_EventHandler__event|_executor_event|"
+                         r"_executor_triggered|_active_entity|implementation_singleton)\b"
+                         r"|\bWaitSet\b")
+    package = Path(buddy_personality.__file__).parent
+    offenders = [f"{path.relative_to(package)}: {hit.group(0)}"
+                 for path in sorted(package.rglob("*.py")) if path.name != "rclpy_internals.py"
+                 for hit in private.finditer(path.read_text())]
+    assert not offenders, offenders
 
 
 def test_timers_topics_services_clients_and_guards_run(rig: Rig) -> None:

@@ -29,9 +29,11 @@ Coroutine callbacks are resumed as rclpy does. Anything unusual falls back to rc
 own implementation for that wake: an entity still marked as being executed, a busy
 mutually exclusive callback group (a coroutine awaiting), a callback group other than
 rclpy's two standard kinds, or a handle destroyed while the plan was gathered. It uses
-rclpy 7 internals (Jazzy: Executor._take_*, _tasks, _guard; EventHandler's rcl handle);
-if this rclpy lacks them, `make_executor()` returns the stock SingleThreadedExecutor.
+rclpy 7 internals (Jazzy), all named in rclpy_internals.py (the adapter); if this rclpy
+lacks them, `make_executor()` returns the stock SingleThreadedExecutor. What one wake
+waits on (the plan) is gathered in executor_plan.py.
 """
+
 
 from __future__ import annotations
 
@@ -40,11 +42,11 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
-from dataclasses import dataclass, field
-from operator import attrgetter, methodcaller
+from dataclasses import dataclass
+from operator import methodcaller
 from typing import Any
 
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.context import Context
 from rclpy.event_handler import EventHandler
 from rclpy.exceptions import InvalidHandle
@@ -57,19 +59,30 @@ from rclpy.executors import (
     TimeoutObject,
 )
 from rclpy.experimental import EventsExecutor
-from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.node import Node
 from rclpy.task import Task
 from rclpy.utilities import timeout_sec_to_nsec
 
+from buddy_personality.nodes.common.executor_plan import (
+    Plan,
+    build_plan,
+    plan_signature,
+)
 from buddy_personality.nodes.common.isolation import IsolatingExecutor
+from buddy_personality.nodes.common.rclpy_internals import (
+    RCLPY_EXECUTOR_INTERNALS,
+    active_entity,
+    executor_event,
+    guard_fired,
+    mark_guard_fired,
+    missing_rclpy_internals,
+    new_wait_set,
+    set_executor_event,
+)
 
-# rclpy keeps the rcl event handle of a QoS EventHandler private (name-mangled).
-_EVENT_ATTR = "_EventHandler__event"
-_executor_event = attrgetter("_executor_event")
-_KINDS = ("timer", "subscription", "guard_condition", "client", "service")
-_LOG_ONLY_CALLBACKS = frozenset({"_default_incompatible_qos_callback",
-                                 "_default_incompatible_type_callback"})
+__all__ = ["RCLPY_EXECUTOR_INTERNALS", "ExecutorStats", "LeanExecutor",
+           "align_periodic_timers", "make_executor", "missing_rclpy_internals"]
+
 # rclpy's log-only QoS event handlers are waited on at most this often. A QoS event
 # stays pending in rmw until it is taken, so none is lost; its warning is at most this
 # late. Two per publisher and subscription (112 in the all-in-one graph), they were
@@ -88,71 +101,6 @@ class ExecutorStats:
     fallbacks: int = 0      # wakes handled by rclpy's own implementation
 
 
-@dataclass(slots=True)
-class _Plan:
-    """Everything one wake needs, gathered once per change of the nodes' entities."""
-
-    signature: tuple[Any, ...]
-    nodes: list[Node]
-    timers: list[tuple[Any, Node]] = field(default_factory=list)
-    subscriptions: list[tuple[Any, Node]] = field(default_factory=list)
-    node_guards: list[tuple[Any, Node]] = field(default_factory=list)
-    clients: list[tuple[Any, Node]] = field(default_factory=list)
-    services: list[tuple[Any, Node]] = field(default_factory=list)
-    events: list[tuple[EventHandler, Node]] = field(default_factory=list)
-    log_events: list[tuple[EventHandler, Node]] = field(default_factory=list)
-    waitables: list[tuple[Any, Node]] = field(default_factory=list)  # other Waitables
-    # the rcl handles, in the order they are added to the wait set
-    sub_handles: list[Any] = field(default_factory=list)
-    client_handles: list[Any] = field(default_factory=list)
-    service_handles: list[Any] = field(default_factory=list)
-    timer_handles: list[Any] = field(default_factory=list)
-    guard_handles: list[Any] = field(default_factory=list)  # node guards + executor's two
-    event_handles: list[Any] = field(default_factory=list)
-    log_event_handles: list[Any] = field(default_factory=list)
-    entities: list[Any] = field(default_factory=list)   # everything with _executor_event
-    groups: list[Any] = field(default_factory=list)     # distinct callback groups
-    rank: dict[int, int] = field(default_factory=dict)  # id(entity) -> rclpy's order
-    by_ptr: dict[str, dict[int, tuple[Any, Node]]] = field(default_factory=dict)
-    wait_sets: dict[tuple[int, ...], Any] = field(default_factory=dict)  # by sizes
-
-    def handles(self, with_log_events: bool) -> list[Any]:
-        handles = (self.sub_handles + self.client_handles + self.service_handles
-                   + self.timer_handles + self.guard_handles + self.event_handles)
-        if with_log_events:
-            handles += self.log_event_handles
-        return handles
-
-
-def _signature(nodes: Iterable[Node]) -> tuple[Any, ...]:
-    """Identity of every entity of every node, in order (tuples compare by identity
-    first, so an unchanged graph compares in C without touching the entities)."""
-    return tuple(
-        (node, tuple(node.subscriptions), tuple(node.timers), tuple(node.clients),
-         tuple(node.services), tuple(node.guards), tuple(node.waitables))
-        for node in nodes
-    )
-
-
-def _is_log_only(handler: EventHandler) -> bool:
-    """rclpy's own default QoS event callback (incompatible QoS or type between a
-    publisher and a subscription found at discovery), which only logs a warning."""
-    callback = getattr(handler, "callback", None)
-    return (getattr(callback, "__module__", None) == EventHandler.__module__
-            and getattr(callback, "__name__", "") in _LOG_ONLY_CALLBACKS)
-
-
-def _is_plain_event(waitable: Any) -> bool:
-    """A QoS event handler whose wait-set methods are rclpy's own, so its rcl event
-    handle can be added directly (skipping its Python context-manager layers)."""
-    kind = type(waitable)
-    return (isinstance(waitable, EventHandler)
-            and hasattr(waitable, _EVENT_ATTR)
-            and kind.add_to_wait_set is EventHandler.add_to_wait_set
-            and kind.is_ready is EventHandler.is_ready
-            and kind.__enter__ is EventHandler.__enter__)
-
-
 def _consume(iterator: Iterable[Any]) -> None:
     deque(iterator, maxlen=0)
 
@@ -166,7 +114,7 @@ class LeanExecutor(IsolatingExecutor):
 
     def __init__(self, *, context: Context | None = None) -> None:
         super().__init__(context=context)
-        self._plan: _Plan | None = None
+        self._plan: Plan | None = None
         self._plan_dirty = True
         self._next_log_poll = 0   # monotonic ns: when the log-only events are due
         self.stats = ExecutorStats()
@@ -205,16 +153,16 @@ class LeanExecutor(IsolatingExecutor):
         """rclpy's handler, minus the guard-condition triggers after the take and after
         the callback (they only wake other threads of a multi-threaded executor; here
         they cost one empty wake per callback)."""
-        entity._executor_event = True
+        set_executor_event(entity, True)
 
         async def handler(entity: Any, gc: Any, is_shutdown: bool, work_tracker: Any) -> None:
             if is_shutdown or not entity.callback_group.beginning_execution(entity):
-                entity._executor_event = False
+                set_executor_event(entity, False)
                 gc.trigger()
                 return
             with work_tracker:
                 call_coroutine = take_from_wait_list(entity)
-                entity._executor_event = False
+                set_executor_event(entity, False)
                 try:
                     if call_coroutine is not None:
                         await call_coroutine()
@@ -283,80 +231,36 @@ class LeanExecutor(IsolatingExecutor):
 
     # --- the plan ------------------------------------------------------------------------
 
-    def _usable_plan(self, nodes: list[Node]) -> _Plan | None:
+    def _usable_plan(self, nodes: list[Node]) -> Plan | None:
         """The cached plan if the lean path may serve this wake, else None (fallback)."""
         plan = self._plan
         if plan is None or self._plan_dirty or plan.nodes != nodes:
             self._plan_dirty = False
-            signature = _signature(nodes)
+            signature = plan_signature(nodes)
             if plan is None or plan.signature != signature:
                 plan = self._plan = self._build_plan(nodes, signature)
                 if plan is None:
                     self._plan_dirty = True  # try again next wake
                     return None
-        if any(map(_executor_event, plan.entities)):
+        if any(map(executor_event, plan.entities)):
             return None
         for group in plan.groups:
-            if type(group) is MutuallyExclusiveCallbackGroup and group._active_entity is not None:
+            if type(group) is MutuallyExclusiveCallbackGroup and active_entity(group) is not None:
                 return None
         return plan
 
-    def _build_plan(self, nodes: list[Node], signature: tuple[Any, ...]) -> _Plan | None:
+    def _build_plan(self, nodes: list[Node], signature: tuple[Any, ...]) -> Plan | None:
         self.stats.plan_builds += 1
-        plan = _Plan(signature=signature, nodes=list(nodes))
-        plan.by_ptr = {kind: {} for kind in _KINDS}
-        groups: dict[int, Any] = {}
-
-        def note(entity: Any) -> None:
-            plan.rank[id(entity)] = len(plan.entities)
-            plan.entities.append(entity)
-            groups[id(entity.callback_group)] = entity.callback_group
-
-        try:
-            # rclpy's order: all waitables first, then per node timers, subscriptions,
-            # guard conditions, clients, services.
-            for node in nodes:
-                for wt in node.waitables:
-                    note(wt)
-                    if _is_plain_event(wt) and _is_log_only(wt):
-                        plan.log_events.append((wt, node))
-                        plan.log_event_handles.append(getattr(wt, _EVENT_ATTR))
-                    elif _is_plain_event(wt):
-                        plan.events.append((wt, node))
-                        plan.event_handles.append(getattr(wt, _EVENT_ATTR))
-                    else:
-                        plan.waitables.append((wt, node))
-            for node in nodes:
-                for kind, entities, into, handles in (
-                    ("timer", node.timers, plan.timers, plan.timer_handles),
-                    ("subscription", node.subscriptions, plan.subscriptions,
-                     plan.sub_handles),
-                    ("guard_condition", node.guards, plan.node_guards, plan.guard_handles),
-                    ("client", node.clients, plan.clients, plan.client_handles),
-                    ("service", node.services, plan.services, plan.service_handles),
-                ):
-                    ptrs = plan.by_ptr[kind]
-                    for entity in entities:
-                        note(entity)
-                        into.append((entity, node))
-                        handles.append(entity.handle)
-                        ptrs[entity.handle.pointer] = (entity, node)
-        except InvalidHandle:
-            return None  # destroyed while we looked: rclpy's path skips it
-        plan.groups = list(groups.values())
-        if any(type(g) not in (MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup)
-               for g in plan.groups):
-            return None  # a custom group may refuse per entity: let rclpy decide
-        return plan
+        return build_plan(nodes, signature)
 
     # --- one wake ------------------------------------------------------------------------
 
-    def _wait(self, plan: _Plan, deadline: int | None) -> list[tuple[Any, Node, Callable]]:
+    def _wait(self, plan: Plan, deadline: int | None) -> list[tuple[Any, Node, Callable]]:
         """Wait once on the plan's wait set; (entity, node, take) for what became ready,
         in rclpy's order. Raises ShutdownException / ExternalShutdownException."""
         # A guard condition that fired while its node could not take it: fire it again.
         for gc, _node in plan.node_guards:
-            if gc._executor_triggered:
+            if guard_fired(gc):
                 gc.trigger()
         own_guards = (self._guard, self._sigint_gc)
         if None in own_guards:   # shutdown() (another thread) destroyed them already
@@ -426,7 +330,7 @@ class LeanExecutor(IsolatingExecutor):
         finally:
             _consume(map(_exit, reversed(entered)))
 
-    def _wait_set_for(self, plan: _Plan, generic: list[tuple[Any, Node]],
+    def _wait_set_for(self, plan: Plan, generic: list[tuple[Any, Node]],
                       num_events: int) -> Any:
         sizes = [len(plan.sub_handles), len(plan.guard_handles) + 2, len(plan.timer_handles),
                  len(plan.client_handles), len(plan.service_handles), num_events]
@@ -442,17 +346,17 @@ class LeanExecutor(IsolatingExecutor):
         wait_set = plan.wait_sets.get(key)
         if wait_set is None:
             self.stats.wait_set_builds += 1
-            wait_set = plan.wait_sets[key] = _rclpy.WaitSet(*key, self._context.handle)
+            wait_set = plan.wait_sets[key] = new_wait_set(key, self._context.handle)
         return wait_set
 
-    def _collect(self, plan: _Plan, wait_set: Any, own_guards: tuple[Any, Any],
+    def _collect(self, plan: Plan, wait_set: Any, own_guards: tuple[Any, Any],
                  events: list[tuple[EventHandler, Node]],
                  generic: list[tuple[Any, Node]]) -> list[tuple[Any, Node, Callable]]:
         guards_ready = wait_set.get_ready_entities("guard_condition")
         if guards_ready:
             for gc, _node in plan.node_guards:
                 if gc.handle.pointer in guards_ready:
-                    gc._executor_triggered = True
+                    mark_guard_fired(gc)
             if own_guards[0].handle.pointer in guards_ready:
                 # woken by wake(): entities may have been created or destroyed
                 self._plan_dirty = True
@@ -477,7 +381,7 @@ class LeanExecutor(IsolatingExecutor):
                     continue
                 found.append((rank[id(hit[0])], hit[0], hit[1], take))
         for gc, node in plan.node_guards:
-            if gc._executor_triggered:
+            if guard_fired(gc):
                 found.append((rank[id(gc)], gc, node, self._take_guard_condition))
         found.sort(key=lambda item: item[0])
         return [(entity, node, take) for _rank, entity, node, take in found]
@@ -502,25 +406,6 @@ def make_executor(context: Context | None = None) -> SingleThreadedExecutor:
         return executor
     executor.shutdown()
     return IsolatingExecutor(context=context)
-
-
-# The rclpy 7 (Jazzy) internals LeanExecutor relies on, in one list: an rclpy update that
-# renames one makes make_executor fall back to the stock executor, and
-# test_lean_executor.py fails loudly naming what moved (issue 28 item 3).
-RCLPY_EXECUTOR_INTERNALS = (
-    "_guard", "_sigint_gc", "_tasks", "_tasks_lock", "_is_shutdown", "_work_tracker",
-    "_take_timer", "_take_subscription", "_take_client", "_take_service",
-    "_take_guard_condition", "_take_waitable", "_context")
-
-
-def missing_rclpy_internals(executor: SingleThreadedExecutor) -> list[str]:
-    """The rclpy internals LeanExecutor needs that this rclpy lacks (empty: all there)."""
-    missing = [name for name in RCLPY_EXECUTOR_INTERNALS if not hasattr(executor, name)]
-    if not hasattr(EventHandler, "is_ready"):
-        missing.append("EventHandler.is_ready")
-    if not hasattr(_rclpy, "WaitSet"):
-        missing.append("_rclpy.WaitSet")
-    return missing
 
 
 def align_periodic_timers(nodes: Iterable[Node], period_s: float = 1.0) -> int:

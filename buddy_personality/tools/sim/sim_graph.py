@@ -258,10 +258,10 @@ def graph_overrides(setup: SimSetup, state_dir: Path, llm_url: str) -> dict[str,
 def check_synchronous_delivery(node: Any) -> None:
     """Raise SimError unless a message published in this process is readable at once
     (the determinism of the sim rests on it; see the module docstring)."""
-    from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy  # noqa: PLC0415
     from std_msgs.msg import Empty  # noqa: PLC0415
 
     from buddy_personality.nodes.common import qos  # noqa: PLC0415
+    from buddy_personality.nodes.common.rclpy_internals import new_wait_set  # noqa: PLC0415
 
     topic = "_sim_delivery_check"
     sub = node.create_subscription(Empty, topic, lambda _m: None, qos.EVENTS)
@@ -272,7 +272,7 @@ def check_synchronous_delivery(node: Any) -> None:
                            "once: intra-process delivery is off")
         for _ in range(3):
             pub.publish(Empty())
-            ws = _rclpy.WaitSet(1, 0, 0, 0, 0, 0, node.context.handle)
+            ws = new_wait_set((1, 0, 0, 0, 0, 0), node.context.handle)
             ws.clear_entities()
             with sub.handle:
                 ws.add_subscription(sub.handle)
