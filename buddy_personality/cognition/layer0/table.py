@@ -59,6 +59,9 @@ class HardCues:
     phrases: tuple[tuple[str, ...], ...]
     kinds: frozenset[str]
     row: IntentRow
+    # Rows of those kinds that keep a line with a cue: they name the hard feeling as
+    # over ("i'm not sad anymore") or answer a question to Buddy ("can you feel sad").
+    exempt: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -126,7 +129,10 @@ def _row(raw: Any, order: int) -> IntentRow:
     if tag and not (isinstance(tag, str) and _TAG.match(tag)):
         raise TableError(f"{where}: tag {tag!r} must be snake_case, 2-39 chars")
     words = frozenset(w for v in _strings(raw, "words", where) for w in normalize_words(v))
-    phrases = tuple(tuple(normalize_words(p)) for p in _strings(raw, "phrases", where))
+    # "frames": more phrases, kept apart in the file so one list can be shared by rows
+    # (a YAML anchor: the ways a child addresses a question to Buddy, "do you", "can you").
+    phrases = tuple(tuple(normalize_words(p)) for key in ("phrases", "frames")
+                    for p in _strings(raw, key, where))
     with_words = frozenset(
         w for v in _strings(raw, "with", where) for w in normalize_words(v))
     question = bool(raw.get("question", False))
@@ -189,9 +195,13 @@ def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | 
     if row is None or row.child_affect != "negative":
         raise TableError("hard_cue_row must name a row about something hard "
                          "(child_affect: negative)")
+    exempt = frozenset(_strings(data, "hard_cue_exempt", "hard_cue_exempt"))
+    unknown = exempt - {r.intent for r in rows}
+    if unknown:
+        raise TableError(f"hard_cue_exempt names no row: {sorted(unknown)}")
     split = [tuple(normalize_words(c)) for c in cues]
     return HardCues(frozenset(c[0] for c in split if len(c) == 1),
-                    tuple(c for c in split if len(c) > 1), kinds, row)
+                    tuple(c for c in split if len(c) > 1), kinds, row, exempt)
 
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml: ~50x faster

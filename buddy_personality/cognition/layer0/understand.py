@@ -96,10 +96,11 @@ def understand(text: str, table: Table) -> Understanding:
     fallback = next(r for r in rows if r.kind == "fallback" and not r.question)
     best = hits[0] if hits else fallback
     cues = table.hard_cues
-    if cues is not None and best.kind in cues.kinds and (
-            cues.words & forms or any(p in grams for p in cues.phrases)):
+    if (cues is not None and best.kind in cues.kinds and best.child_affect != "negative"
+            and best.intent not in cues.exempt
+            and (cues.words & forms or any(_contains(words, p) for p in cues.phrases))):
         # Issue 30 / DESIGN erratum 15: something hard said about a topic is not met with
-        # the topic's cheer ("my ice cream fell on the floor").
+        # the topic's cheer ("my ice cream fell on the floor", "my balloon flew away").
         best = cues.row
     topic = next((r for r in hits if r.tag), None)
     polarity = POLARITY_NONE

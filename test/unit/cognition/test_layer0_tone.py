@@ -121,9 +121,85 @@ encore:
         load_table(text)
 
 
+@pytest.mark.parametrize("line", [
+    "they call me names", "my balloon flew away", "my best friend is moving away",
+    "i didn't get invited to the party", "my friend said she's not my friend anymore",
+    "i came last in the race", "it's raining so we can't go out", "my cat got run over",
+    "my tummy feels funny", "there's a spider in my room", "i heard thunder",
+])
+def test_a_hard_line_said_without_a_hard_word_is_not_met_with_cheer(line: str) -> None:
+    """DESIGN erratum 15 / issue 30: the negative lines a 4-6 year old says indirectly
+    (held-out set 7: "they call me names" -> "Nice to meet you!", "my best friend is
+    moving away" -> "That makes my lights glow!") are met gently, in every variant."""
+    for seed in range(6):
+        a = Layer0(TABLE).answer(line, random.Random(seed), f"s{seed}")
+        assert a.emotion not in CHEER_MOODS and a.child_affect == "negative", (line, a)
+        assert a.text not in TABLE.encore["cheerful"], (line, a.text)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("are you ever hungry", "buddy_food"), ("do robots need to eat", "buddy_food"),
+    ("where's your bed", "buddy_sleep"), ("do you have dreams", "buddy_sleep"),
+    ("do you live in my house", "buddy_home"), ("do you have brothers", "buddy_family"),
+    ("do you have ears", "buddy_body"), ("can you feel sad", "buddy_life"),
+])
+def test_a_question_put_to_buddy_is_answered_about_buddy(line: str, intent: str) -> None:
+    """Issue 30 item 3: a question about Buddy in words the table has no phrase for (a
+    frame such as "do you" / "your" with the row's word) is answered by that row, not by
+    the topic ("are you ever hungry" -> food's "Yum!") or a guess."""
+    row = next(r for r in TABLE.rows if r.intent == intent)
+    for seed in range(4):
+        a = Layer0(TABLE).answer(line, random.Random(seed), f"s{seed}")
+        assert a.intent == intent, (line, a.intent)
+        if row.answers_mention:
+            assert any(m in a.text.lower() for m in row.answers_mention), a.text
+
+
+def test_what_a_child_says_to_buddy_without_a_question_is_not_a_question_to_buddy() -> None:
+    """The frames need a question to Buddy: "i have to go eat dinner" is a goodbye, and
+    "see you after lunch" is not a question about what Buddy eats."""
+    for line, intent in (("i have to go eat dinner", "goodbye"),
+                         ("see you after lunch", "goodbye")):
+        assert Layer0(TABLE).answer(line, random.Random(0), "s").intent == intent, line
+
+
+def test_hard_cue_exempt_names_rows_of_the_table() -> None:
+    text = """intents:
+- intent: generic
+  kind: fallback
+  priority: 0
+  emotion: neutral
+  intensity: 0.3
+  mood_reason: listening carefully to the child
+  answers: ["Mm-hm."]
+- intent: complaint
+  kind: feeling
+  priority: 88
+  phrases: [took my]
+  emotion: sad
+  intensity: 0.3
+  mood_reason: hearing the child out about something unfair
+  child_affect: negative
+  answers: ["That sounds hard."]
+no_echo: []
+hard_cue_row: complaint
+hard_cue_kinds: [topic]
+hard_cues: [sad]
+hard_cue_exempt: [feeling_beter]
+encore:
+  gentle: ["I'm here."]
+  cheerful: ["Wow."]
+"""
+    with pytest.raises(TableError, match="feeling_beter"):
+        load_table(text)
+
+
 # Held-out sets (test/data/layer0/heldout_*.yaml): each written before the fix it
-# measures; their before/after figures are in docs/EVALUATION.md.
-@pytest.mark.parametrize("name", ["heldout_1", "heldout_2", "heldout_3", "heldout_4"])
+# measures; their before/after figures are in docs/EVALUATION.md. Sets 5 and 6 are blind
+# (measured by the coordinator with scripts/layer0_set.py, not kept here); 7 and later
+# were written by the layer-0 helper of task TL before the fix each measured.
+@pytest.mark.parametrize("name", ["heldout_1", "heldout_2", "heldout_3", "heldout_4",
+                                  "heldout_7"])
 def test_held_out_sets_meet_the_targets(name: str) -> None:
     lines = load_labelled(DATA / f"{name}.yaml")
     assert len(lines) >= 100
