@@ -47,6 +47,16 @@ from buddy_personality.tools.bags.bagio import (
     read_bag,
     write_bag,
 )
+from buddy_personality.tools.bags.live_timing import (
+    heard_at_ns,
+    live_grid,
+    live_slack,
+    output_stamps_ns,
+    settle_bursts,
+    start_ticking_at,
+    startup_stamps,
+    tick_start_ns,
+)
 from buddy_personality.tools.sim.scenarios.responders import start_llm
 from buddy_personality.tools.sim.sim_graph import (
     CLOCK_TOPIC,
@@ -62,6 +72,9 @@ from buddy_personality.tools.sim.sim_graph import (
 
 DEFAULT_STEP_S = 0.1       # the LLM bridge's tick period, the fastest sim-time timer
 DEFAULT_TOLERANCE = 1e-6
+# A live bag's ticks run a few ms late, each by its own amount: the mood integrated over
+# those dt differs from the replay's by up to ~1e-4 over a session (docs/REPLAY.md).
+LIVE_TOLERANCE = 1e-3
 SERVER_KINDS = (5, 6)      # SystemEvent.SERVER_ONLINE / SERVER_OFFLINE: the bridge's own
 LATCHED_TOPICS = ("personality/snapshot", "personality/llm_profile", "conversation/phase",
                   "governor/state", "identity/state", "consent/state", "face/state",
@@ -73,6 +86,9 @@ NOT_COMPARED: dict[str, str] = {
     "/rosout": "log lines",
     "/parameter_events": "parameter bookkeeping",
     CLOCK_TOPIC: "the step schedule itself",
+    # rclpy's lifecycle bookkeeping of the face driver (configure, activate), published
+    # while it is built: the sim builds it before it taps the graph
+    "face_driver/transition_event": "the face driver's lifecycle start-up",
 }
 
 RULES: dict[str, TopicRule] = {
@@ -137,7 +153,7 @@ def is_input(msg: BagMessage, namespace: str) -> bool:
 
 def is_output_topic(topic: str, namespace: str) -> bool:
     rel = relative(topic, namespace)
-    if topic in NOT_COMPARED or rel == topic:  # outside the namespace
+    if topic in NOT_COMPARED or rel in NOT_COMPARED or rel == topic:  # outside the namespace
         return False
     return rel not in INPUT_TOPICS or rel in RULES  # mixed topics keep their outputs
 
@@ -295,7 +311,7 @@ def apply_overrides(setup: SimSetup, sets: Sequence[str], seed: int | None) -> S
                     llm=setup.llm, overrides=overrides, params_file=setup.params_file)
 
 
-def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
+def replay_bag(path: Path | str, *, tolerance: float | None = None,
                topics: Sequence[str] | None = None, step_s: float = DEFAULT_STEP_S,
                sets: Sequence[str] = (), seed: int | None = None,
                setup: SimSetup | None = None, max_mismatches: int = 20,
@@ -315,16 +331,28 @@ def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
         raise BagError(str(exc)) from exc
     start_ns = round(setup.start_s * 1e9)
     end_ns = max(m.t_ns for m in contents.messages)
-    schedule = clock_schedule(contents) or grid_schedule(start_ns, end_ns, step_s)
+    live = SETUP_KEY not in contents.custom_data
+    tick_ns = tick_start_ns(contents, namespace) if live else None
+    ticked = tick_ns is not None and tick_ns >= start_ns
+    tick_ns = tick_ns if tick_ns is not None and ticked else start_ns
+    if tolerance is None:
+        tolerance = LIVE_TOLERANCE if live else DEFAULT_TOLERANCE
+    wanted = compared_topics(contents.types, namespace, None)
+    schedule = clock_schedule(contents) or (
+        sorted(set(live_grid(tick_ns, end_ns, step_s))
+               | set(output_stamps_ns(contents.messages, set(wanted), tick_ns, namespace)))
+        if ticked else grid_schedule(start_ns, end_ns, step_s))
     inputs = [m for m in contents.messages if is_input(m, namespace)]
     for m in inputs:
         if relative(m.topic, namespace) not in INPUT_TOPICS:
             raise BagError(f"unknown input topic {m.topic}")
     # clock steps first at equal times, then the inputs in recorded order
     events: list[tuple[int, int, int, BagMessage | None]] = [
-        (t, 0, k, None) for k, t in enumerate(schedule) if t > start_ns]
-    live = SETUP_KEY not in contents.custom_data
-    events += [(max(input_time_ns(m, live), start_ns), 1, k, m) for k, m in enumerate(inputs)]
+        (t, 0, k, None) for k, t in enumerate(schedule) if t > tick_ns]
+    stamped = [(input_time_ns(m, live), m) for m in inputs]
+    times = heard_at_ns(stamped, contents, namespace) if ticked else [t for t, _m in stamped]
+    events += [(max(t, tick_ns), 1, k, m) for k, (t, m) in enumerate(
+        zip(times, inputs, strict=True))]
     events.sort(key=lambda e: (e[0], e[1], e[2]))
     try:
         server = start_llm(setup.llm)
@@ -334,6 +362,8 @@ def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
     try:
         with SimGraph(setup, llm_url=server.url if server else "",
                       namespace=namespace) as graph:
+            if ticked:
+                start_ticking_at(graph, tick_ns)
             for k, (t_ns, _kind, _i, msg) in enumerate(events):
                 graph.advance_to_ns(max(t_ns, graph.now_ns))
                 if msg is not None:
@@ -351,7 +381,10 @@ def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
     if topics and not wanted:
         raise BagError(f"none of {', '.join(topics)} is an output topic of the bag")
     recorded = _records(contents.messages, namespace, wanted)
-    replayed = _records(since_recording_began(captures, contents.messages[0].t_ns, namespace),
+    # A live bag recorded from before the graph's timers started (ticked) holds the
+    # start-up: the recorder got the latched values of the nodes built before it joined.
+    joined_ns = start_ns if ticked else contents.messages[0].t_ns
+    replayed = _records(since_recording_began(captures, joined_ns, namespace),
                         namespace, wanted)
     skipped = {t: why for t, why in NOT_COMPARED.items() if t in contents.types}
     for topic in sorted({c.topic for c in captures} - set(contents.types)):
@@ -359,8 +392,14 @@ def replay_bag(path: Path | str, *, tolerance: float = DEFAULT_TOLERANCE,
             skipped[relative(topic, namespace)] = "replayed but not in the bag"
     if live:
         recorded, replayed = session_ordinals(recorded), session_ordinals(replayed)
+        recorded = startup_stamps(recorded, tick_ns * 1e-9)
+        replayed = startup_stamps(replayed, tick_ns * 1e-9)
+        for side in (recorded, replayed):
+            if "face/state" in side:
+                side["face/state"] = settle_bursts(side["face/state"])
     report = compare(recorded, replayed, rules=RULES, tolerance=tolerance,
-                     stamp_slack=slack_function(schedule), max_mismatches=max_mismatches,
+                     stamp_slack=(live_slack(step_s) if ticked else slack_function(schedule)),
+                     max_mismatches=max_mismatches,
                      t0=setup.start_s, not_compared=skipped)
     return ReplayResult(report, setup, len(inputs), steps, sim_s, wall_s, captures,
                         warnings)
@@ -399,8 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("bag", type=Path, help="rosbag2 directory, .mcap or .db3 file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE,
-                   help=f"absolute tolerance of float fields (default {DEFAULT_TOLERANCE:g})")
+    p.add_argument("--tolerance", type=float, default=None,
+                   help=f"absolute tolerance of float fields (default {DEFAULT_TOLERANCE:g}, "
+                        f"{LIVE_TOLERANCE:g} for a live recording)")
     p.add_argument("--topics", nargs="+", default=None, metavar="TOPIC",
                    help="compare only these output topics (relative or absolute)")
     p.add_argument("--step", type=float, default=DEFAULT_STEP_S,

@@ -1,0 +1,170 @@
+"""The timing of a live recording (`buddy run` + `buddy record`), read back from the bag so
+that `buddy replay` reproduces it under sim time (issue 30 item 4, DESIGN §1.6).
+
+A live graph's outputs depend on three timings the sim does not choose by itself:
+
+- **The timers' phase.** `buddy run` builds the nodes, then puts every 1 Hz timer on one
+  phase (`align_periodic_timers`): the graph starts ticking at that instant A, and ticks
+  at A + k s (rcl timers do not drift; each callback runs a few ms late). Replay starts
+  the sim graph at A, so its timers are due at the same instants.
+- **Each tick's instant.** A tick integrates the mood over the time since the last one
+  (spec 002 §5: decay and noise over dt), so a tick a few ms late changes the floats.
+  Replay steps the sim clock onto every recorded output stamp: a due timer fires at the
+  first step at or after its due time, which is the recorded tick itself; the regular
+  grid leaves out its points on the due instants A + k (else the timers would fire there,
+  ahead of the recorded tick).
+- **When the graph heard an input.** `buddy say` stamps its line when it writes it; the
+  graph gets it when discovery has matched the two (measured 0.1-0.3 s later, under
+  load more). Replay publishes a line when the bridge first reacted to it (the oldest
+  bridge output stamped at or after the line, within `REACTION_WINDOW_S`), else at its
+  stamp.
+
+The sim graph is built at the oldest start-up stamp (the personality's construction: its
+engine integrates the first tick from there) and its timers start at A
+(`start_ticking_at`). Outputs the constructors published before A (the latched start-up
+values, stamped while
+the nodes were being built, a few hundred ms apart live and at one instant in the sim)
+are compared with their stamps taken as A (`startup_stamps`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from buddy_personality.cognition.say_mood import DEFAULT_WAIT_S as SAY_MOOD_WAIT_S
+from buddy_personality.tools.bags.bag_compare import Record, is_stamp
+from buddy_personality.tools.bags.bagio import BagContents, BagMessage, deserialize
+from buddy_personality.tools.sim.sim_graph import relative
+
+NS = 1_000_000_000
+TICK_PERIOD_NS = NS          # the aligned 1 Hz timers (align_periodic_timers)
+# published on every 1 Hz tick of the personality (personality_node.py), nothing else
+TICK_TOPIC = "personality/affect_markers"
+# the bridge's first reaction to a child's line (cognition/bridge.py)
+REACTION_TOPICS = ("personality/ai_emotion", "conversation/events", "tts/say")
+REACTION_WINDOW_S = 3.0
+
+
+def header_stamp_ns(m: BagMessage) -> int | None:
+    """The message's header stamp (or its first marker's), None when it has none."""
+    msg = deserialize(m.type_name, m.data)
+    header = getattr(msg, "header", None)
+    if header is None and getattr(msg, "markers", None):
+        header = msg.markers[0].header
+    stamp = getattr(header, "stamp", None)
+    if stamp is None or stamp.sec <= 0:
+        return None
+    return int(stamp.sec) * NS + int(stamp.nanosec)
+
+
+def tick_start_ns(contents: BagContents, namespace: str) -> int | None:
+    """A: the instant the recorded graph's 1 Hz timers started, from the stamps of the
+    personality's ticks (each k periods after A plus its callback's lateness, >= 0, so
+    the smallest stamp - k periods is A to within the least lateness). None when the bag
+    holds no ticks (a robot bag without the rviz markers)."""
+    stamps = sorted(s for m in contents.messages
+                    if relative(m.topic, namespace) == TICK_TOPIC
+                    and (s := header_stamp_ns(m)) is not None)
+    if not stamps:
+        return None
+    first = stamps[0]
+    return min(s - (round((s - first) / TICK_PERIOD_NS) + 1) * TICK_PERIOD_NS
+               for s in stamps)
+
+
+def output_stamps_ns(messages: Iterable[BagMessage], outputs: set[str], start_ns: int,
+                     namespace: str) -> list[int]:
+    """Every recorded output's header stamp after the start: the replay steps onto each."""
+    out = set()
+    for m in messages:
+        if relative(m.topic, namespace) in outputs and (s := header_stamp_ns(m)) is not None \
+                and s > start_ns:
+            out.add(s)
+    return sorted(out)
+
+
+def start_ticking_at(graph: Any, tick_ns: int, skip: frozenset[str] = frozenset(
+        {"face_driver"})) -> int:
+    """Build-up to A as `buddy run` does it: the graph was built at the sim's start (the
+    personality's construction, its engine's first instant), nothing runs until A (the
+    executor does not spin while `create_graph` builds the nodes), then every timer starts
+    at A. The face driver keeps its steady-clock timers (excluded from the alignment live
+    too). Returns how many timers were started at A."""
+    timers = [t for node in graph.nodes if node.get_name() not in skip
+              for t in node.timers if not t.is_canceled()]
+    for timer in timers:
+        timer.cancel()
+    graph.advance_to_ns(max(tick_ns, graph.now_ns))
+    for timer in timers:
+        timer.reset()   # rcl: due one period from now, and no longer canceled
+    return len(timers)
+
+
+def live_slack(step_s: float) -> Callable[[float], float]:
+    """Stamps of a live bag match within the bridge's mood hold (say_mood.DEFAULT_WAIT_S,
+    0.5 s), at least one grid step: live, a reply waits for the personality's answer
+    (measured up to 0.11 s on a loaded machine) where the sim answers at once, and a
+    callback runs a few ms to tens of ms after its cause."""
+    return lambda _t: max(step_s, SAY_MOOD_WAIT_S)
+
+
+def live_grid(start_ns: int, end_ns: int, step_s: float) -> list[int]:
+    """The regular steps between outputs, without the timers' due instants A + k."""
+    step = max(1, round(step_s * 1e9))
+    return [t for t in range(start_ns + step, end_ns + step, step)
+            if (t - start_ns) % TICK_PERIOD_NS != 0]
+
+
+def heard_at_ns(inputs: Sequence[tuple[int, BagMessage]], contents: BagContents,
+                namespace: str) -> list[int]:
+    """When the graph heard each input (stamp_ns, message): the bridge's first reaction
+    stamped at or after the input, before the next input, within REACTION_WINDOW_S."""
+    reactions = sorted(s for m in contents.messages
+                       if relative(m.topic, namespace) in REACTION_TOPICS
+                       and (s := header_stamp_ns(m)) is not None)
+    times = [t for t, _m in inputs]
+    out = []
+    for k, (t, m) in enumerate(inputs):
+        if relative(m.topic, namespace) != "speech/utterance":
+            out.append(t)
+            continue
+        limit = t + round(REACTION_WINDOW_S * 1e9)
+        later = [u for u in times[k + 1:] if u > t]
+        if later:
+            limit = min(limit, later[0])
+        heard = next((s for s in reactions if t <= s < limit), t)
+        out.append(heard)
+    return out
+
+
+def startup_stamps(records: Mapping[str, list[Record]], start_s: float
+                   ) -> dict[str, list[Record]]:
+    """Stamps before the graph's start (the constructors' latched values) read as the start:
+    live the five constructors run a few hundred ms apart, in the sim at one instant."""
+    out: dict[str, list[Record]] = {}
+    for topic, recs in records.items():
+        out[topic] = [
+            Record(r.t, {k: (start_s if is_stamp(k) and isinstance(v, float)
+                             and v < start_s else v) for k, v in r.fields.items()})
+            for r in recs]
+    return out
+
+
+# The face driver's own thread shows a passing state for a few ms to tens of ms live
+# (measured 9-76 ms: its start-up state before the first snapshot, the old mood before a
+# reply's emotion) where the sim shows only the step's last (replay.RULES face/state).
+FACE_BURST_S = 0.2
+
+
+def settle_bursts(records: Sequence[Record], window_s: float = FACE_BURST_S) -> list[Record]:
+    """Every message of a burst (each less than `window_s` after the one before) takes
+    the burst's last receive time, so the `settled` rule keeps only the burst's last."""
+    out = list(records)
+    end = len(out) - 1
+    for k in range(len(out) - 2, -1, -1):
+        if out[k + 1].t - out[k].t < window_s:
+            out[k] = Record(out[end].t, out[k].fields)
+        else:
+            end = k
+    return out
