@@ -13,16 +13,10 @@ A thin translation layer around `buddy_personality.identity.IdentityCore`:
   `parent_token` from `identity/parent_login` (PIN in, token out; DESIGN erratum 18) and is
   refused with the reason without one. Token expiry and login lockouts run on the steady
   clock, so neither /clock (sim time) nor a wrong wall clock can stretch them.
-- an executed "forget everything" calls `personality/reset_memory` (std_srvs/Trigger; this
-  node is its only caller, and under SROS2 the only enclave allowed to call it)
-  with `call_async` and a done-callback, never synchronously inside a callback. A call
-  waits (re-tried from the tick) while the service is not up, for `reset_memory_wait_s`.
-- an executed "forget this child" or "lower today's limits" (issue 16) calls
-  `personality/forget_user` or `personality/lower_limits` from a coroutine service
-  callback: the parent's page must show what the personality node answered (a raise is
-  refused there, by the rule's owner), so the reply waits for it, at most
-  `effect_answer_timeout_s`, without blocking the executor (the service and its clients
-  are in a reentrant callback group, so the answer is taken while the reply waits).
+- an executed "forget everything", "forget this child" or "lower today's limits"
+  is carried out by the personality node: `nodes/identity/personality_calls.py` calls
+  it (asynchronously; the parent's reply waits for the answer to the last two, at most
+  `effect_answer_timeout_s`, without blocking the executor).
 - a tick at `tick_hz` fires the FSM timeouts and passes the local date (from the node
   clock; trusted when `trust_system_date` is set and the clock is plausibly set).
 """
@@ -30,16 +24,11 @@ A thin translation layer around `buddy_personality.identity.IdentityCore`:
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rclpy.callback_groups import ReentrantCallbackGroup
-from rclpy.client import Client
 from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
-from rclpy.task import Future
-from std_srvs.srv import Trigger
 
 from buddy_msgs.msg import (
     ConsentEvent,
@@ -53,8 +42,6 @@ from buddy_msgs.msg import (
 from buddy_msgs.srv import (
     Delegate,
     ExecuteCommand,
-    ForgetUser,
-    LowerLimits,
     ManageHousehold,
     ParentLogin,
     RequestConsent,
@@ -81,72 +68,11 @@ from buddy_personality.identity.parent_pin import AuthConfig, ParentAuth, Parent
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.inbound import InboundChecks
-from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
+from buddy_personality.nodes.common.parameters import declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import now_s, run_node
-
-_D = IdentityConfig()  # core defaults, so the node and the core agree
-_A = AuthConfig()
-
-PARAMETERS: tuple[ParamSpec, ...] = (
-    ParamSpec("profiles_path", "~/.local/share/buddy/household.json",
-              "household profiles JSON store (spec 004)", read_only=True),
-    ParamSpec("greetings_path", "", "birthday greetings already emitted today, kept across "
-              "restarts (spec 004 §6 once a day); empty = next to profiles_path",
-              read_only=True),
-    ParamSpec("tick_hz", 1.0, "rate of the timeout tick", min=0.1, max=50.0, read_only=True),
-    ParamSpec("signal_low", _D.signal_low, "paired-device confidence below which a signal "
-              "is noise (spec 004 §1 signal_low)", min=0.0, max=1.0, read_only=True),
-    ParamSpec("signal_medium", _D.signal_medium, "paired-device confidence that makes "
-              "identity PROBABLE (spec 004 §1 signal_medium)", min=0.0, max=1.0,
-              read_only=True),
-    ParamSpec("addressing_inferred_high", _D.addressing_inferred_high,
-              "confidence of inferred_signal(high) (spec 004 §1.1)", min=0.0, max=1.0,
-              read_only=True),
-    ParamSpec("probable_timeout_s", _D.probable_timeout_s, "PROBABLE -> UNKNOWN after",
-              min=0.1, max=86400.0, read_only=True),
-    ParamSpec("ambiguous_timeout_s", _D.ambiguous_timeout_s, "AMBIGUOUS -> UNKNOWN after",
-              min=0.1, max=86400.0, read_only=True),
-    ParamSpec("rejected_timeout_s", _D.rejected_timeout_s, "REJECTED -> UNKNOWN after",
-              min=0.1, max=86400.0, read_only=True),
-    ParamSpec("silence_timeout_s", _D.silence_timeout_s,
-              "CONFIRMED_ACTIVE -> CONFIRMED after this long without a speaking turn",
-              min=0.1, max=86400.0, read_only=True),
-    ParamSpec("command_confirmation_timeout_s", _D.command_confirmation_timeout_s,
-              "a command awaiting confirmation is cancelled after", min=0.1, max=3600.0,
-              read_only=True),
-    ParamSpec("profile_confirmation_timeout_s", _D.profile_confirmation_timeout_s,
-              "a profile update awaiting confirmation is cancelled after", min=0.1,
-              max=86400.0, read_only=True),
-    ParamSpec("delegation_confirmation_timeout_s", _D.delegation_confirmation_timeout_s,
-              "a delegation awaiting the owner's confirmation lapses after", min=0.1,
-              max=86400.0, read_only=True),
-    ParamSpec("max_delegation_s", _D.max_delegation_s, "longest delegation lifetime",
-              min=1.0, max=86400.0, read_only=True),
-    ParamSpec("consent_timeout_s", _D.consent_timeout_s,
-              "a consent request without an answer lapses after", min=0.1, max=86400.0,
-              read_only=True),
-    ParamSpec("teen_from_years", _D.teen_from_years, "age group TEEN from this age",
-              min=1, max=30, read_only=True),
-    ParamSpec("adult_from_years", _D.adult_from_years, "age group ADULT from this age",
-              min=2, max=30, read_only=True),
-    ParamSpec("trust_system_date", True, "the local date from the node clock is trusted "
-              "(birthdays, ages) when the clock reads at least MIN_TRUSTED_YEAR",
-              read_only=True),
-    ParamSpec("parent_token_ttl_s", _A.token_ttl_s, "a parent login token is valid this "
-              "long (erratum 18)", min=10.0, max=86400.0, read_only=True),
-    ParamSpec("parent_free_attempts", _A.free_attempts, "wrong PINs before the first "
-              "lockout", min=1, max=10, read_only=True),
-    ParamSpec("parent_base_lockout_s", _A.base_lockout_s, "first login lockout; doubles with "
-              "each further wrong PIN", min=1.0, max=3600.0, read_only=True),
-    ParamSpec("parent_max_lockout_s", _A.max_lockout_s, "longest login lockout",
-              min=1.0, max=86400.0, read_only=True),
-    ParamSpec("reset_memory_wait_s", 30.0, "how long an executed memory reset waits for "
-              "personality/reset_memory to come up", min=0.1, max=3600.0, read_only=True),
-    ParamSpec("effect_answer_timeout_s", 2.0, "how long the reply to an executed forget_child "
-              "or lower_limits waits for the personality node's answer (below the parent "
-              "page's service_timeout_s)", min=0.1, max=60.0, read_only=True),
-)
+from buddy_personality.nodes.identity.parameters import PARAMETERS
+from buddy_personality.nodes.identity.personality_calls import PersonalityCalls
 
 # issue 30: a household without children is a first run, said as a hint (not a warning)
 ADD_CHILD_HINT = ("no children in the household yet: add one on the parent page or with "
@@ -158,12 +84,6 @@ SERVICE_TIMEOUT_S = 5.0
 
 def _cut(text: str) -> str:
     return text[:MAX_TEXT]
-
-
-@dataclass(slots=True)
-class _PendingReset:
-    effect: ResetMemory
-    since: float
 
 
 class IdentityNode(InboundChecks, Node):
@@ -210,9 +130,8 @@ class IdentityNode(InboundChecks, Node):
             max_lockout_s=max(p["parent_max_lockout_s"], p["parent_base_lockout_s"]),
         ))
         self._steady = Clock(clock_type=ClockType.STEADY_TIME)
-        self._pending_resets: list[_PendingReset] = []
-        self._resets_called = 0
-        self._resets_failed = 0
+        self._calls = PersonalityCalls(self, self._core, lambda: now_s(self),
+                                       p["reset_memory_wait_s"], p["effect_answer_timeout_s"])
         self._greetings = 0
         self._greeting_log_errors = 0
 
@@ -223,17 +142,6 @@ class IdentityNode(InboundChecks, Node):
         self._system_pub = self.create_publisher(
             SystemEvent, "identity/system_events", qos.of("identity/system_events")
         )
-        self._reset_client = self.create_client(Trigger, "personality/reset_memory")
-        # issue 16: the execute service awaits these answers; a reentrant group lets the
-        # (single-threaded) executor take them while the reply waits. The core is only
-        # ever called between awaits, never from two threads.
-        self._effects_group = ReentrantCallbackGroup()
-        self._forget_client = self.create_client(
-            ForgetUser, "personality/forget_user", callback_group=self._effects_group)
-        self._limits_client = self.create_client(
-            LowerLimits, "personality/lower_limits", callback_group=self._effects_group)
-        self._effects_called = 0
-        self._effects_failed = 0
         self.create_subscription(IdentityEvent, "identity/events", self._on_identity_event,
                                  qos.of("identity/events"))
         self.create_subscription(ConversationEvent, "conversation/events",
@@ -241,14 +149,14 @@ class IdentityNode(InboundChecks, Node):
         self.create_subscription(ConsentEvent, "consent/events", self._on_consent_event,
                                  qos.of("consent/events"))
         self.create_service(ExecuteCommand, "identity/execute_command", self._on_execute,
-                            callback_group=self._effects_group)
+                            callback_group=self._calls.group)
         self.create_service(RequestProfileUpdate, "identity/request_profile_update",
                             self._on_profile_update)
         self.create_service(RequestConsent, "identity/request_consent", self._on_consent)
         self.create_service(Delegate, "identity/delegate", self._on_delegate)
         self.create_service(ParentLogin, "identity/parent_login", self._on_parent_login)
         self.create_service(ManageHousehold, "identity/manage_household", self._on_household,
-                            callback_group=self._effects_group)
+                            callback_group=self._calls.group)
         self.create_timer(1.0 / p["tick_hz"], self._on_tick)
         self._diagnostics = DiagnosticsPublisher(self, self._health)
         self._apply(self._core.tick(now_s(self), *self._date()))
@@ -289,7 +197,7 @@ class IdentityNode(InboundChecks, Node):
 
     def _on_tick(self) -> None:
         self._apply(self._core.tick(now_s(self), *self._date()))
-        self._flush_resets()
+        self._calls.flush_resets()
 
     # -- services ---------------------------------------------------------------------------
 
@@ -331,67 +239,10 @@ class IdentityNode(InboundChecks, Node):
         self._reply(out, res)
         for effect in out.effects:
             if isinstance(effect, (ForgetUserEffect, LowerLimitsEffect)):
-                ok, res.message = await self._run_effect(effect)
+                ok, res.message = await self._calls.run_effect(effect)
                 res.execution = (ExecuteCommand.Response.EXECUTION_SUCCESS if ok
                                  else ExecuteCommand.Response.EXECUTION_FAILURE)
         return res
-
-    async def _run_effect(self, effect: ForgetUserEffect | LowerLimitsEffect) -> tuple[bool, str]:
-        """Ask the personality node to carry out an executed command (issue 16) and report
-        execution_success / execution_failure (spec 004 §3) with its answer."""
-        client: Client
-        if isinstance(effect, ForgetUserEffect):
-            client, request = self._forget_client, ForgetUser.Request(user_id=effect.user_id)
-        else:
-            client = self._limits_client
-            request = LowerLimits.Request(session_limit_s=effect.session_limit_s or 0.0,
-                                          daily_limit_s=effect.daily_limit_s or 0.0)
-        self.get_logger().info(f"{effect.command} executed for {effect.requested_by or 'parent'}")
-        if not client.service_is_ready():
-            return self._effect_failed(effect.command, f"{client.srv_name} is not available",
-                                       "Buddy's personality is not running: nothing changed.")
-        self._effects_called += 1
-        result = await self._answer_within(client, client.call_async(request),
-                                           self.params["effect_answer_timeout_s"])
-        if result is None:
-            return self._effect_failed(effect.command, f"{client.srv_name} did not answer",
-                                       "Buddy did not answer in time: nothing is known "
-                                       "to have changed.")
-        self._core.command_execution_result(effect.command, result.success, result.message)
-        if not result.success:
-            self._effects_failed += 1
-            self.get_logger().warning(f"{effect.command} refused: {result.message}")
-        return result.success, result.message
-
-    def _effect_failed(self, command: str, detail: str, message: str) -> tuple[bool, str]:
-        self._effects_failed += 1
-        self.get_logger().error(f"{command} not carried out: {detail}")
-        self._core.command_execution_result(command, False, detail)
-        return False, message
-
-    async def _answer_within(self, client: Client, future: Future, timeout_s: float) -> Any:
-        """The service's answer, or None after `timeout_s` (the request is dropped)."""
-        gate = Future()
-
-        def open_gate(_: object = None) -> None:
-            if not gate.done():
-                gate.set_result(None)
-
-        future.add_done_callback(open_gate)
-        timer = self.create_timer(timeout_s, open_gate, callback_group=self._effects_group)
-        try:
-            await gate
-        finally:
-            timer.cancel()
-            self.destroy_timer(timer)
-        if not future.done():
-            client.remove_pending_request(future)
-            return None
-        try:
-            return future.result()
-        except Exception as exc:  # the future carries the service's exception
-            self.get_logger().error(f"{client.srv_name} raised {exc}")
-            return None
 
     def _on_profile_update(
         self, req: RequestProfileUpdate.Request, res: RequestProfileUpdate.Response
@@ -439,7 +290,7 @@ class IdentityNode(InboundChecks, Node):
             self._apply(out)
             forget = next((e for e in out.effects if isinstance(e, ForgetUserEffect)), None)
             if forget is not None:
-                ok, detail = await self._run_effect(forget)
+                ok, detail = await self._calls.run_effect(forget)
                 out = self._core.child_forgotten(user_id, ok, detail, now_s(self), parent)
         else:
             self._rejections.reject("unknown_kind", f"manage_household action {req.action}")
@@ -480,14 +331,12 @@ class IdentityNode(InboundChecks, Node):
             if isinstance(effect, BirthdayGreeting):
                 self._greet(effect)
             elif isinstance(effect, ResetMemory):
-                self.get_logger().info(f"{effect.command} executed for {effect.requested_by}")
-                self._pending_resets.append(_PendingReset(effect, now_s(self)))
+                self._calls.queue_reset(effect)
         if out.identity_changed:
             self._publish_identity()
         if out.consent_changed:
             self._publish_consent()
-        if self._pending_resets:
-            self._flush_resets()
+        self._calls.flush_resets()
 
     def _greet(self, effect: BirthdayGreeting) -> None:
         msg = SystemEvent(kind=SystemEvent.BIRTHDAY_GREETING, battery_pct=-1.0,
@@ -500,42 +349,6 @@ class IdentityNode(InboundChecks, Node):
         except OSError as exc:
             self._greeting_log_errors += 1
             self.get_logger().error(f"could not write the greeting log: {exc}")
-
-    def _flush_resets(self) -> None:
-        """Call personality/reset_memory once per executed command, asynchronously."""
-        if not self._pending_resets:
-            return
-        now = now_s(self)
-        ready = self._reset_client.service_is_ready()
-        waiting: list[_PendingReset] = []
-        for pending in self._pending_resets:
-            if ready:
-                future = self._reset_client.call_async(Trigger.Request())
-                command = pending.effect.command
-                future.add_done_callback(lambda f, c=command: self._on_reset_done(c, f))
-                self._resets_called += 1
-            elif now - pending.since > self.params["reset_memory_wait_s"]:
-                self._reset_failed(pending.effect.command, "personality/reset_memory unavailable")
-            else:
-                waiting.append(pending)
-        self._pending_resets = waiting
-
-    def _on_reset_done(self, command: str, future: Any) -> None:
-        try:
-            result = future.result()
-        except Exception as exc:  # the future carries the service's exception
-            self._reset_failed(command, f"personality/reset_memory raised {exc}")
-            return
-        if result is None or not result.success:
-            self._reset_failed(command, result.message if result is not None else "no answer")
-            return
-        self.get_logger().info(f"memory reset done: {result.message}")
-        self._core.command_execution_result(command, True, result.message)
-
-    def _reset_failed(self, command: str, detail: str) -> None:
-        self._resets_failed += 1
-        self.get_logger().error(f"{command} could not reset memory: {detail}")
-        self._core.command_execution_result(command, False, detail)
 
     def _publish_identity(self) -> None:
         snap = self._core.identity_snapshot()
@@ -564,7 +377,7 @@ class IdentityNode(InboundChecks, Node):
         self._consent_pub.publish(msg)
 
     def _health(self) -> Health:
-        core = self._core
+        core, calls = self._core, self._calls
         snap = core.identity_snapshot()
         values: dict[str, object] = {
             "identity_state": snap.state,
@@ -578,11 +391,11 @@ class IdentityNode(InboundChecks, Node):
             "state_files.set_aside.household": self._store.set_aside,
             "birthday_greetings": self._greetings,
             "greeting_log_errors": self._greeting_log_errors,
-            "reset_memory_called": self._resets_called,
-            "reset_memory_failed": self._resets_failed,
-            "reset_memory_waiting": len(self._pending_resets),
-            "effects_called": self._effects_called,
-            "effects_failed": self._effects_failed,
+            "reset_memory_called": calls.resets_called,
+            "reset_memory_failed": calls.resets_failed,
+            "reset_memory_waiting": calls.resets_waiting,
+            "effects_called": calls.effects_called,
+            "effects_failed": calls.effects_failed,
         }
         values.update({f"core.{k}": v for k, v in sorted(core.counters.items())})
         steady = self._steady_s()
@@ -595,8 +408,8 @@ class IdentityNode(InboundChecks, Node):
         locked = self._auth.lockout_remaining(steady)
         if locked > 0.0:
             warnings.append(f"parent login locked for {locked:.0f} s after wrong PINs")
-        if self._resets_failed:
-            warnings.append(f"{self._resets_failed} memory reset(s) failed")
+        if calls.resets_failed:
+            warnings.append(f"{calls.resets_failed} memory reset(s) failed")
         if self._greeting_log_errors:
             warnings.append("greeting log not written")
         if warnings:
