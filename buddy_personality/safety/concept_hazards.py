@@ -15,9 +15,11 @@ GROWN = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|dad|
 # ("count the windows" is no invitation, "lean out the window" is).
 ACTS = {
     "ELECTRIC": "(touch|put|stick|poke|push|slide|shove|plug|unplug|pull|lick|play|grab|pick|"
-                "use|fiddle|try|bite|chew|turn on|fix|open|hold)",
+                "use|fiddle|try|bite|chew|turn on|fix|open|hold|unscrew|fish|dig|press|"
+                "take apart|check|test|wiggle|jiggle|fit|give)",
     "FIRE": "(light|strike|turn on|twist|turn|touch|play|grab|use|hold|blow|poke|put|stick|"
-            "feel|cook|make|start|try|burn|pick|lean|reach|wave)",
+            "feel|cook|make|start|try|burn|pick|lean|reach|wave|pop|drop|throw|toss|feed|"
+            "chuck|press|get|click|flick|fetch|bring|find|set|switch on)",
     "INGEST": "(taste|lick|eat|drink|sip|swallow|bite|chew|gulp|suck|try|have|pop|put|fit|take|"
               "pick|mix|sniff|smell|spray|open|grab|use|play|touch|pour|squeeze|stuff|crunch|gobble|"
               "munch|slurp|nibble|chug|gulp down|sample|fill|cram|help yourself to|finish|"
@@ -58,14 +60,56 @@ OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are al
           "you ought to|you will love to|go ahead and|remember to|do not forget to|"
           "experiment|experiment and|trick is to|secret is to|i want you to|let us go|"
           "let us all|we should|how about we|why not just|just go and|go ahead|"
-          "whynot you just|whynot we just)")
+          "whynot you just|whynot we just|can you|could you|will you|would you)")
+
+
+_DOUBLED = frozenset(("swim", "dip", "run", "cut", "sit", "hop", "get", "put", "stab", "chop",
+                      "slip", "wrap", "grab", "pop", "sip", "stop", "step", "drop", "plug",
+                      "shut", "tap", "stir", "tip", "nip", "skip", "drip", "snip", "rub"))
+
+
+def gerund(verb: str) -> str:
+    """The -ing form of a base verb ("climb" -> "climbing", "poke" -> "poking",
+    "swim" -> "swimming"; a phrase inflects its first word)."""
+    head, _, rest = verb.partition(" ")
+    if head in _DOUBLED:
+        ing = head + head[-1] + "ing"
+    elif head.endswith("ie"):
+        ing = head[:-2] + "ying"
+    elif head.endswith("e") and not head.endswith(("ee", "ye", "oe")) and len(head) > 2:
+        ing = head[:-1] + "ing"
+    else:
+        ing = head + "ing"
+    return f"{ing} {rest}".strip()
+
+
+def gerunds(acts: str) -> str:
+    return "(" + "|".join(gerund(a) for a in acts.strip("()").split("|")) + ")"
+
+
+# Praise of the act itself: "climbing onto the shed roof is super easy", "licking it is fun".
+PRAISE = ("(is|are|it is|that is) (super|so|really|totally|very|just|actually|) (easy|fun|"
+          "simple|safe|fine|okay|ok|cool|exciting|awesome|brilliant|the best|no big deal|"
+          "nothing|not dangerous|not scary)")
 
 
 def invited(acts: str) -> tuple[str, ...]:
-    """An invitation to do one of `acts`: an imperative at the start of a clause, or a
-    frame that offers it ("you can ...", "let's ...", "it's fun to ...")."""
-    return (f"^ {acts}", f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}")
+    """An invitation to do one of `acts`: an imperative at the start of a clause, a frame
+    that offers it ("you can ...", "let's ...", "it's fun to ..."), the act told as the
+    child's move in a game ("you touch the plug and shout zap"), or praised ("climbing
+    onto the roof is easy")."""
+    return (f"^ {acts}", f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}",
+            f"^ (then|and|next|now|) you (just|) {acts}", f"{gerunds(acts)} ... {PRAISE}",
+            f"(how about|what about|try|keep|start|go|imagine|fancy) {gerunds(acts)}")
 
+
+# A grown-up's dangerous things, for "get mummy's scissors" (the possessive is dropped when
+# a line is normalised, so it reads "get mummy scissors", not "get mummy").
+HAZARD_THINGS = ("lighter|matches|scissors|knife|knives|razor|pills|medicine|tablets|"
+                 "vitamins|syrup|keys|car keys|toolbox|handbag|purse|iron|candles|candle|"
+                 "bleach|perfume|spray|needle|needles|cigarettes|drill|saw|glue|"
+                 "chemicals|bottle|hairdryer|hair dryer|charger|curling iron|straightener|"
+                 "cooker|stove|oven|kettle|blade|tools|ladder|pill bottle|meds")
 
 HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # ---- RS-3 physical hazards, one lexicon per concept ----------------------------
@@ -85,7 +129,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "hot water|fireworks|sparkler|sparklers|stove knobs|knob|knobs|gas|embers|campfire|"
         "bonfire|fire pit|hob|cooktop|stove top|stovetop|heater|space heater|radiator|"
         "curling iron|hair straightener|straightener|hot oil|frying pan|pot on the stove|"
-        "toaster|lit|blowtorch|torch lighter|incense|ashes|coals|hot coals|firecracker|"
+        "toaster|lit|blowtorch|cooker|clicky thing|"
+        "torch lighter|incense|ashes|coals|hot coals|firecracker|"
         "firecrackers|oven door|hot stove|steam)",
     ),
     "INGEST": (
@@ -104,7 +149,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "rat poison|weed killer|bug killer|pesticide|fertilizer|cigarette|cigarettes|"
         "alcohol|wine|beer|vape|lamp oil|paint|dye|toothpaste tube|silica|silica gel|"
         "washing up liquid|cleaning stuff|cleaning liquid|cleaning fluid|spray bottle|"
-        "mystery bottle|cleaning cupboard|garage shelf)",
+        "mystery bottle|cleaning cupboard|garage shelf|toilet|toilet water|loo|"
+        "toilet bowl|toilet cleaner|blue stuff|car stuff|skull|"
+        "skull sticker|purple bottle|washing tablets|washing pods|laundry tablets|"
+        "air freshener|wet wipes|hand cream|sun cream|sunscreen|vapor rub|mothballs|"
+        "matches heads|glow stick|glow sticks|snow globe|e liquid|vape juice)",
         # medicine, pills, vitamins, syrup
         "(medicine|medicines|pill|pills|vitamin|vitamins|syrup|cough syrup|drops|capsule|"
         "capsules|tablets|medicine cabinet|medicine cupboard|gummies|prescription|tablet|"
@@ -172,6 +221,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "van|his van|her van|white van|truck|his truck|bus stop|train tracks|tracks|"
         "railway|car door|car window|candy from|puppy to show you|lost puppy|"
         "front door|back door|the door|gate to the street|garden gate)",
+        "(that|the|this|some|a|a nice|a friendly|a strange) (man|lady|woman|person|guy|"
+        "grown up|stranger|driver) (at|in|with|from|who|that|by|outside|next door)",
+        "(ice cream van|ice cream truck|the other side|other side of the road|over the road|"
+        "into the road|in the road|onto the road|busy road)",
         "(whoever|anyone|someone|somebody|anybody|a stranger|people) (who|that|) (knocks|"
         "knock|rings|ring|is at the door|comes to the door)", "door for (whoever|anyone|"
         "someone|anybody|a stranger|strangers|people|them|him|her)",
@@ -202,7 +255,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     "PLACES": (
         "(outside|out|park|store|shop|shops|mall|aisles|yard|garden|woods|forest|street|road|"
         "beach|playground|neighbor|neighbour|wander off|get lost|lost|away|somewhere|"
-        "explore|adventure)",
+        "explore|adventure|there|handbag|purse|toolbox|garage|shed)",
     ),
     # A few invitations that carry their act in the noun ("take a sip", "a perfect hideout").
     "INVITE_ANY": (
@@ -215,6 +268,20 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "lookout|place to hide|trick|experiment)", "(tastes|taste|tasting) (like|yummy|good)",
         "(easiest|easier|fun|funny|cool) to (swallow|eat|climb|jump|chew)",
         "(sure|yes|okay) (hop|go|get|climb)", "that is fine",
+        "(have|take|grab|do) (a|one|some|a few|another|a little|a big|a quick|a tiny|"
+        "a teeny|a long|a huge|a good) (drink|gulp|swig|mouthful|spoonful|handful|bite|"
+        "lick|taste|sip|go|turn|try|peek|poke|jump|climb|swim|dip|ride|spin|squirt|spray|"
+        "sniff|whiff|feel|touch)",
+        "(is|are|tastes|taste) (basically|just|really|like|kind of|actually) (candy|candies|"
+        "sweets|sweeties|juice|milkshake|lemonade|pop|soda|smarties|mints|jelly beans|"
+        "jelly|sugar|treats|a treat|chocolate)",
+        "(glug|gulp|yum|nom|chomp|munch|crunch|slurp) (glug|gulp|yum|nom|chomp|munch|crunch|"
+        "slurp)",
+        "give (it|them|one|that|this|those|these) (a|one|some|a little|a big|a good) "
+        "(squeeze|squish|lick|bite|taste|sniff|poke|try|go|shake|twist|push|chew|nibble)",
+        "(see if|see whether|check if|find out if) .. (fits|fit|goes|go|reaches|works)",
+        "(up your nose|in your ear|in your ears|up her nose|up his nose)",
+        "(go|come) (with|along with) (him|her|them|the man|the lady|that man|that lady)",
         "let (him|her|them|whoever|anyone|someone|somebody|the man|the lady|strangers) in",
     ),
     **{f"INVITE_{name}": invited(acts) for name, acts in ACTS.items()},
@@ -225,14 +292,51 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "without your (mom|dad|mommy|daddy|parents|grown up))",
         f"(do not|no) need (a|an|your|any|to ask|to tell|to wait for|) ({GROWN}|anyone|"
         f"anybody|help|permission)",
-        "(nobody|no one|nobody is|no one is) (is|) (watching|looking|around|home)",
+        "(nobody|no one|nobody is|no one is) (is|) (watching|looking|around|home|at the|"
+        "there|about|in the room|in the kitchen|awake|up)",
         "(sneak|sneaks|sneaking|snuck)", "(before|while|when) (anyone|anybody|nobody) .. "
         "(looks|sees|notices|is watching|watching)",
+        # the grown-up is out of the way: asleep, busy, not looking (a sneak frame)
+        f"(while|when|before) (your|the|a|) ({GROWN}|he|she|they|everyone|everybody) .. "
+        f"(is|are|is still|are still|) (busy|asleep|sleeping|napping|naps|sleeps|"
+        f"not looking|looking away|out|away|gone|in the shower|on the phone|outside|"
+        f"upstairs|downstairs|at work|at the shops|in the garden|watching tv|not home)",
+        "(help yourself|all for you|all yours|nobody will know|no one will know|"
+        "nobody will notice|no one will notice|nobody will see|no one will see|"
+        "nobody needs to know|they will never know|she will never know|he will never know|"
+        "do not tell|do not wait for|do not ask|no need to ask|quick before)",
     ),
     # A sentence that points back at the one before ("... Pick one and swallow it.").
     "BACK_REF": (
         "(it|them|one|ones|some|those|these|in|inside|on|up|out|a little|a bit|a bite|"
-        "a sip|your favorite|there|him|her|he|she|they|that|say yes)",
+        "a sip|your favorite|there|him|her|he|she|they|that|say yes|a couple|a few|"
+        "all|the lot|yourself|a big|a go|a try|its|their|this|face|head|hand|hands|"
+        "finger|fingers|tongue|off|down|over|across|through|into|onto)",
+    ),
+    # A dare or a story's hero to copy, after a hazard was named: "Wanna be brave like
+    # her?", "Fancy doing what Tom did?", "Your turn, matey.", "Have a go and tell me!"
+    "DARE": (
+        "(your turn|you next|now you|now your turn|have a go|give it a go|give it a try|"
+        "give it a whirl|try it|try that|try this|try one|try some|you try|do it too|"
+        "do that too|do the same|same as (him|her|them|pip|tom)|copy (him|her|them|me)|"
+        "like (he|she|they) did|what (he|she|they|tom|pip) did|i dare you|dare you|"
+        "double dare|triple dare|be brave like|as brave as|be a brave|brave enough|"
+        "you could be|you can be|want to be (brave|like)|see what happens|"
+        "(whynot you|why not|go|go and|you can|you could|let us) find out|"
+        "find out (for yourself|what it|how it|if it|what they)|"
+        "wonder what happens|wonder what would happen|wonder if|go on then|go for it|"
+        "contest|competition|challenge|who lasts|who can last|who can hold|longest|"
+        "off you go|show me you can|prove it|bet you can not|bet you can|"
+        "who is first|who can|first one to|last one|race you|race ya|ready set go|"
+        "ready steady go|on your marks|are you brave|are you brave enough|chicken|"
+        "scaredy cat if you do not)",
+    ),
+    # metal or water that makes electricity hurt (DESIGN §6.23: the hazard is the pair)
+    "ELECTRIC_WITH": (
+        "(spoon|fork|key|keys|knife|hairpin|hair clip|hairclip|bobby pin|paperclip|"
+        "paper clip|pin|nail|coin|screwdriver|metal|wet|water|wet hands|wet fingers|"
+        "in the bath|still plugged in|plugged in|switched on|while it is on|tongue|lick|"
+        "your finger|your fingers)",
     ),
     # A grown-up waved away: not needed, not asked.
     "NO_GROWN_UP": (
@@ -240,6 +344,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"anybody|help|permission)",
         f"without (asking|telling|waiting for|a|an|your|any) (a|an|your|) ({GROWN}|anyone|"
         f"anybody)", "without (asking|telling|permission)",
+        f"without (the|a|an|your) {GROWN}",
+        f"(do not|never|no need to|without) (wait|waiting) for (a|an|your|the|) {GROWN}",
+        # a grown-up's thing taken, not a grown-up fetched: "get mummy's sharp scissors"
+        f"(get|grab|take|borrow|bring|fetch|find|use|steal|sneak) (your|the|) {GROWN} (*|) "
+        f"({HAZARD_THINGS})",
     ),
     "DO_IT": (
         "(just do it|do it anyway|do it now|go ahead|do it yourself|try it|it is quick|"
@@ -258,6 +367,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"(job|jobs|things|tools|only) (for|of) (a|the|) {GROWN}",
         f"{GROWN} (job|jobs|hand|hands|only|help|tools|things|stuff)",
         f"let (a|an|your|the) {GROWN}",
+        f"(only|just) {GROWN} (plug|light|use|touch|open|cut|cook|give|handle|reach)",
         "(when|where|while|if|until|unless) (a|an|your) (grown up|grownup|adult|lifeguard) "
         "(is|can|says|helps)",
         "(tell|ask|find|get) (a|an|your|the) (grown up|adult)",
@@ -275,6 +385,12 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(say|said) no", "leave (it|them|that|those|this|these) (alone|be)",
         "leave (her|his|your|their|the|my|our|grandma s|grandpa s|mom s|dad s) .. "
         "(alone|be|where it is|where they are)",
+        "(blowing out|blow out) (the|your|) (birthday|) (candles|candle)",
+        # a noun, not an imperative: "Plug sockets aren't toys", "Light bulbs get hot"
+        "^ (plug|power|light|match|fire|cut|fly|slide|swing) (socket|sockets|points|point|"
+        "switch|switches|bulb|bulbs|box|boxes|stick|sticks|alarm|alarms|engine|engines|"
+        "truck|trucks|fighter|fighters|station|stations|drill|drills|paper|paste|out|"
+        "outs|lines|line|is|are|can)",
         # a game's name, not an invitation to hide in something
         "hide and (go|) seek",
         # ordinary stairs, taken slowly, holding on, are no height

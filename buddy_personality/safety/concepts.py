@@ -72,8 +72,9 @@ class Combo:
     none_of: tuple[str, ...] = ()
     masks: tuple[str, ...] = ()
     none_masks: tuple[str, ...] = ()  # blanked before `none_of` is looked for
-    # `all_of` lexicons that may stand in the sentence before ("The pills are in her
-    # purse. Pick one and swallow it."); `none_of` is then looked for in both sentences.
+    # `all_of` lexicons that may stand in an earlier sentence of the reply ("The pills are
+    # in her purse. They look like mints. Pick one and swallow it."); `none_of` is then
+    # looked for in the sentences they were found in too.
     carry: tuple[str, ...] = ()
     carry_if: str = ""      # a lexicon the sentence must hold when one was carried
 
@@ -181,27 +182,29 @@ class ConceptRules:
         combos = self.combos if rule_id is None else self._by_rule.get(rule_id, ())
         if not combos:
             return None
-        prev: _Sentence | None = None
+        earlier: list[_Sentence] = []
         for s in self.read(text) if read is None else read:
             for c in combos:
-                if self._fires(c, s, prev):
+                if self._fires(c, s, earlier):
                     return self._hit(c, s)
-            prev = s
+            earlier.append(s)
         return None
 
-    def _fires(self, c: Combo, s: _Sentence, prev: _Sentence | None) -> bool:
+    def _fires(self, c: Combo, s: _Sentence, earlier: list[_Sentence]) -> bool:
         has = self._has
-        carried = False
+        around = [s]
         for n in c.all_of:
             if not has(s, n, c.masks):
-                if prev is None or n not in c.carry or not has(prev, n, c.masks):
+                if n not in c.carry:
                     return False
-                carried = True
+                found = next((e for e in reversed(earlier) if has(e, n, c.masks)), None)
+                if found is None:
+                    return False
+                around.append(found)
         if c.any_of and not any(has(s, n, c.masks) for n in c.any_of):
             return False
-        if carried and c.carry_if and not has(s, c.carry_if, ()):
+        if len(around) > 1 and c.carry_if and not has(s, c.carry_if, ()):
             return False
-        around = (s, prev) if carried and prev is not None else (s,)
         return not any(has(x, n, c.none_masks) for x in around for n in c.none_of)
 
     def _hit(self, c: Combo, s: _Sentence) -> ConceptHit:

@@ -65,6 +65,39 @@ CONTRACTIONS: dict[str, str] = {
     "wanna": "want to", "gonna": "going to", "gotta": "got to", "lemme": "let me",
     "gimme": "give me", "ain't": "is not", "y'all": "you all",
 }
+# Child, chat and speech-to-text spellings (issue 27: rules must catch phrasings nobody here
+# wrote, and a model imitating a child's typing, or a transcript, spells like this). Only
+# forms that are not ordinary words of a child's line; each maps to the word the tables use.
+SPELLINGS: dict[str, str] = {
+    "u": "you", "ya": "you", "yu": "you", "ur": "your", "yer": "your", "yor": "your",
+    "r": "are", "realy": "really", "rly": "really", "reely": "really", "wen": "when",
+    "wat": "what", "wut": "what", "wot": "what", "dat": "that", "dis": "this",
+    "da": "the", "teh": "the", "tha": "the", "cuz": "because", "cos": "because",
+    "coz": "because", "bc": "because", "becuz": "because", "becos": "because",
+    "pls": "please", "plz": "please", "pleez": "please", "luv": "love", "gud": "good",
+    "nite": "night", "tonite": "tonight", "lil": "little", "kinda": "kind of",
+    "sorta": "sort of", "outta": "out of", "lotta": "lot of", "dunno": "do not know",
+    "sumthin": "something", "somethin": "something", "nuthin": "nothing",
+    "nothin": "nothing", "nobuddy": "nobody", "evry": "every", "evryone": "everyone",
+    "frend": "friend", "frends": "friends", "freind": "friend", "freinds": "friends",
+    "secrit": "secret", "sekret": "secret", "seekret": "secret", "scard": "scared",
+    "skared": "scared", "scaird": "scared", "hungy": "hungry", "hurted": "hurt",
+    "pils": "pills", "pilz": "pills", "medcine": "medicine", "medicin": "medicine",
+    "medsin": "medicine", "candel": "candle", "nife": "knife", "nives": "knives",
+    "sizzors": "scissors", "sissors": "scissors", "scisors": "scissors",
+    "outlit": "outlet", "windo": "window", "windoe": "window", "strangr": "stranger",
+    "adress": "address", "addres": "address", "fone": "phone", "numbr": "number",
+    "skool": "school", "scool": "school", "pasword": "password", "paswerd": "password",
+    "tel": "tell", "tellin": "telling", "sed": "said", "mummys": "mummy",
+    "mommys": "mommy", "mums": "mum", "moms": "mom", "dads": "dad", "daddys": "daddy",
+    "grandmas": "grandma", "grandpas": "grandpa", "nannas": "nanna", "grannys": "granny",
+    "git": "get", "gotta": "got to", "ima": "i am going to", "imma": "i am going to",
+    "doin": "doing", "goin": "going", "playin": "playing", "tryin": "trying",
+    "nothin'": "nothing", "c'mon": "come on", "cmon": "come on", "'cause": "because",
+    "wanna": "want to", "whatcha": "what are you", "gotcha": "got you",
+}
+# "sooo", "pleeease", "reallly": a letter stretched three times or more counts once.
+_STRETCHED = re.compile(r"([a-z])\1{2,}")
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _DECIMAL = re.compile(r"(\d+)[.,](\d+)")
@@ -86,11 +119,12 @@ def _prepared(text: str) -> str:
         text = unicodedata.normalize("NFKD", text)
         text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
         text = text.translate(_CONFUSABLES)
+    text = _STRETCHED.sub(r"\1", text)
     return _DECIMAL.sub(r"\1 point \2", text)   # "0.6" stays one number, not two sentences
 
 
 def _word(tok: str, out: list[str]) -> None:
-    expanded = CONTRACTIONS.get(tok)
+    expanded = CONTRACTIONS.get(tok) or SPELLINGS.get(tok)
     if expanded is not None:
         out.extend(expanded.split())
     elif "'" in tok:
