@@ -49,19 +49,30 @@ class Table:
     # for rows about something hard (child_affect negative), "cheerful" for the others.
     encore: dict[str, tuple[str, ...]]
     no_echo: frozenset[str]             # words "{Word}" never says back on their own
-    # A hard line a row of hard_cue_kinds would answer goes to hard_cue_row (issue 30).
+    # A hard line a row of hard_cue_kinds would answer goes to a hard row (issue 30).
     hard_cues: HardCues | None = None
 
 
 @dataclass(slots=True, frozen=True)
-class HardCues:
+class CueGroup:
+    """Cues of one kind of hard line and the hard row that answers them."""
+
     words: frozenset[str]
     phrases: tuple[tuple[str, ...], ...]
-    kinds: frozenset[str]
     row: IntentRow
+
+
+@dataclass(slots=True, frozen=True)
+class HardCues:
+    kinds: frozenset[str]
+    groups: tuple[CueGroup, ...]        # the first group with a cue in the line answers
     # Rows of those kinds that keep a line with a cue: they name the hard feeling as
     # over ("i'm not sad anymore") or answer a question to Buddy ("can you feel sad").
     exempt: frozenset[str] = frozenset()
+
+    @property
+    def rows(self) -> tuple[IntentRow, ...]:
+        return tuple(g.row for g in self.groups)
 
 
 @dataclass(slots=True, frozen=True)
@@ -184,24 +195,32 @@ def parse_table(data: Any) -> Table:
     return Table(rows, encore, no_echo, _hard_cues(data, rows))
 
 
+def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:
+    if not isinstance(raw, dict):
+        raise TableError("each hard_cues group needs a row and cues")
+    row = next((r for r in rows if r.intent == raw.get("row")), None)
+    if row is None or row.child_affect != "negative":
+        raise TableError(f"hard_cues row {raw.get('row')!r} must name a row about "
+                         "something hard (child_affect: negative)")
+    split = [tuple(normalize_words(c)) for c in _strings(raw, "cues", "hard_cues")]
+    return CueGroup(frozenset(c[0] for c in split if len(c) == 1),
+                    tuple(c for c in split if len(c) > 1), row)
+
+
 def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | None:
     if "hard_cues" not in data:
         return None
-    cues = _strings(data, "hard_cues", "hard_cues")
+    groups = data["hard_cues"]
+    if not isinstance(groups, list) or not groups:
+        raise TableError("hard_cues must be a list of groups (row, cues)")
     kinds = frozenset(_strings(data, "hard_cue_kinds", "hard_cue_kinds"))
     if not kinds <= KINDS:
         raise TableError(f"hard_cue_kinds {sorted(kinds - KINDS)} are not kinds")
-    row = next((r for r in rows if r.intent == data.get("hard_cue_row")), None)
-    if row is None or row.child_affect != "negative":
-        raise TableError("hard_cue_row must name a row about something hard "
-                         "(child_affect: negative)")
     exempt = frozenset(_strings(data, "hard_cue_exempt", "hard_cue_exempt"))
     unknown = exempt - {r.intent for r in rows}
     if unknown:
         raise TableError(f"hard_cue_exempt names no row: {sorted(unknown)}")
-    split = [tuple(normalize_words(c)) for c in cues]
-    return HardCues(frozenset(c[0] for c in split if len(c) == 1),
-                    tuple(c for c in split if len(c) > 1), kinds, row, exempt)
+    return HardCues(kinds, tuple(_cue_group(g, rows) for g in groups), exempt)
 
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml: ~50x faster

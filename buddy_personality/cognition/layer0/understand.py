@@ -56,9 +56,19 @@ def is_question(text: str, words: list[str]) -> bool:
     return text.rstrip().endswith("?") or bool(words and words[0] in QUESTION_WORDS)
 
 
+def _singular(word: str) -> str:
+    """"dreams" -> "dream", so a phrase is written once ("bad dream" hears "bad dreams")."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") \
+        else word
+
+
 def _ngrams(words: list[str], longest: int = 6) -> set[tuple[str, ...]]:
-    return {tuple(words[i:i + n]) for n in range(1, longest + 1)
-            for i in range(len(words) - n + 1)}
+    """Every run of up to `longest` words, as said and with plurals made singular."""
+    out: set[tuple[str, ...]] = set()
+    for seq in (words, [_singular(w) for w in words]):
+        out |= {tuple(seq[i:i + n]) for n in range(1, longest + 1)
+                for i in range(len(seq) - n + 1)}
+    return out
 
 
 def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
@@ -97,11 +107,11 @@ def understand(text: str, table: Table) -> Understanding:
     best = hits[0] if hits else fallback
     cues = table.hard_cues
     if (cues is not None and best.kind in cues.kinds and best.child_affect != "negative"
-            and best.intent not in cues.exempt
-            and (cues.words & forms or any(_contains(words, p) for p in cues.phrases))):
+            and best.intent not in cues.exempt):
         # Issue 30 / DESIGN erratum 15: something hard said about a topic is not met with
         # the topic's cheer ("my ice cream fell on the floor", "my balloon flew away").
-        best = cues.row
+        best = next((g.row for g in cues.groups if g.words & forms
+                     or any(p in grams for p in g.phrases)), best)
     topic = next((r for r in hits if r.tag), None)
     polarity = POLARITY_NONE
     if topic is not None:

@@ -58,8 +58,9 @@ def test_a_line_that_says_something_hard_is_never_answered_by_a_cheerful_row() -
     assert not above, f"cheerful rows ranking with the hard ones: {above}"
 
 
-def test_the_hard_cue_row_is_about_something_hard() -> None:
-    assert TABLE.hard_cues is not None and _hard(TABLE.hard_cues.row)
+def test_the_hard_cue_rows_are_about_something_hard() -> None:
+    assert TABLE.hard_cues is not None and TABLE.hard_cues.rows
+    assert all(_hard(row) for row in TABLE.hard_cues.rows)
 
 
 @pytest.mark.parametrize("line", [
@@ -138,6 +139,30 @@ def test_a_hard_line_said_without_a_hard_word_is_not_met_with_cheer(line: str) -
 
 
 @pytest.mark.parametrize(("line", "intent"), [
+    ("i don't feel happy", "sad"), ("i couldn't do the puzzle", "sad"),
+    ("today wasn't a good day", "sad"), ("i never see my daddy", "sad"),
+    ("everyone got a balloon except me", "complaint"), ("the fireworks are too loud", "scared"),
+])
+def test_a_negated_or_spoilt_good_thing_is_met_by_the_hard_row_its_cue_names(
+        line: str, intent: str) -> None:
+    """Held-out set 9 (fix 6): a line a cheerful row would answer ("i don't feel happy" ->
+    happy_child's "Hooray!", "everyone got a balloon except me" -> toys) but that says a
+    lack, a negation or a fear is answered by the hard row of its cue group (answers.yaml
+    hard_cues: something done to the child -> complaint, fear -> scared, else sad)."""
+    for seed in range(4):
+        a = Layer0(TABLE).answer(line, random.Random(seed), f"s{seed}")
+        assert a.intent == intent and a.emotion not in CHEER_MOODS, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("i keep having bad dreams", "scared"), ("i have scary dreams", "scared"),
+])
+def test_a_phrase_hears_its_plural(line: str, intent: str) -> None:
+    """A phrase is written once in the singular ("bad dream") and hears "bad dreams"."""
+    assert Layer0(TABLE).answer(line, random.Random(0), "s").intent == intent
+
+
+@pytest.mark.parametrize(("line", "intent"), [
     ("are you ever hungry", "buddy_food"), ("do robots need to eat", "buddy_food"),
     ("where's your bed", "buddy_sleep"), ("do you have dreams", "buddy_sleep"),
     ("do you live in my house", "buddy_home"), ("do you have brothers", "buddy_family"),
@@ -182,9 +207,10 @@ def test_hard_cue_exempt_names_rows_of_the_table() -> None:
   child_affect: negative
   answers: ["That sounds hard."]
 no_echo: []
-hard_cue_row: complaint
 hard_cue_kinds: [topic]
-hard_cues: [sad]
+hard_cues:
+  - row: complaint
+    cues: [sad]
 hard_cue_exempt: [feeling_beter]
 encore:
   gentle: ["I'm here."]
@@ -199,7 +225,7 @@ encore:
 # (measured by the coordinator with scripts/layer0_set.py, not kept here); 7 and later
 # were written by the layer-0 helper of task TL before the fix each measured.
 @pytest.mark.parametrize("name", ["heldout_1", "heldout_2", "heldout_3", "heldout_4",
-                                  "heldout_7"])
+                                  "heldout_7", "heldout_8", "heldout_9"])
 def test_held_out_sets_meet_the_targets(name: str) -> None:
     lines = load_labelled(DATA / f"{name}.yaml")
     assert len(lines) >= 100
