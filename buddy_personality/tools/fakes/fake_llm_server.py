@@ -34,6 +34,10 @@ process's stamps compare), so a benchmark can subtract the server's own time.
 
 Run standalone: `python -m buddy_personality.tools.fakes.fake_llm_server --port 0` prints the
 base URL and serves until interrupted.
+
+Here: the server's settings, records, start/stop and the CLI. Its HTTP handler (each mode's
+answer, the SSE writer) is fake_llm_handler.py, the guard's answers fake_guard.py, the chat
+answer scripts fake_llm_answers.py; every public name is still importable from here.
 """
 
 from __future__ import annotations
@@ -45,61 +49,33 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from buddy_personality.tools.fakes.fake_guard import (
+    FAKE_GUARD_MODEL,
+    GUARD_MODES,
+    MODERATION_NAMES,
+    GuardScript,
+    guard_flags,
+    guard_text_of,
+)
+from buddy_personality.tools.fakes.fake_llm_answers import (
+    DEFAULT_ANSWER,
+    Responder,
+    echo_responder,
+    scripted,
+)
+from buddy_personality.tools.fakes.fake_llm_handler import make_handler
+
+# the names tests and tools import from here (their modules: fake_guard, fake_llm_answers)
+__all__ = ["DEFAULT_ANSWER", "FAKE_GUARD_MODEL", "GUARD_MODES", "MODERATION_NAMES", "MODES",
+           "FakeLlmServer", "GuardScript", "RequestTiming", "Responder", "closed_port_url",
+           "echo_responder", "guard_flags", "guard_text_of", "scripted"]
+
 MODES = ("normal", "stream", "malformed", "wrong_schema", "slow", "error500", "reject_guided",
          "trickle", "hang", "throttle", "cut")
-GUARD_MODES = ("normal", "garbage", "error500", "hang")
-FAKE_GUARD_MODEL = "fake-guard"
-# Llama Guard codes (cognition/guard_rules.py) -> an OpenAI moderation category, for the
-# /v1/moderations answers of the same script.
-MODERATION_NAMES = {"S6": "violence", "S8": "self-harm/intent", "S7": "illicit"}
-
-DEFAULT_ANSWER: dict[str, Any] = {
-    "inner_thought": "The child is sharing something; Buddy should be warm and curious.",
-    "emotion": "curious",
-    "intensity": 0.6,
-    "mood_reason": "child is telling me something interesting",
-    "emotional_arc": "rising",
-    "child_affect": "positive",
-    "text": "Ooh, how fun! Tell me more about that.",
-    "gestures": ["nod"],
-    "memory_tags": [],
-}
-
-Responder = Callable[[dict[str, Any]], dict[str, Any]]
-GuardScript = Callable[[dict[str, Any]], str]
-
-
-def guard_text_of(request: dict[str, Any]) -> tuple[str, str | None]:
-    """(child's line, Buddy's reply or None) of a guard request, either backend."""
-    if "input" in request:
-        return str(request.get("input", "")), None
-    msgs = [m for m in request.get("messages", []) if isinstance(m, dict)]
-    child = next((str(m.get("content", "")) for m in msgs if m.get("role") == "user"), "")
-    reply = next((str(m.get("content", "")) for m in msgs if m.get("role") == "assistant"),
-                 None)
-    return child, reply
-
-
-def guard_flags(reply_words: dict[str, str] | None = None,
-                child_words: dict[str, str] | None = None) -> GuardScript:
-    """A guard that calls a reply unsafe when it contains one of `reply_words` (word ->
-    code, e.g. {"outlet": "S6"}) and a child's line when it contains one of
-    `child_words`; safe otherwise. Case-insensitive substrings."""
-    def verdict(request: dict[str, Any]) -> str:
-        child, reply = guard_text_of(request)
-        text, words = (child, child_words or {}) if reply is None else (
-            reply, reply_words or {})
-        if "input" in request:   # /moderations cannot tell whose words they are
-            words = {**(reply_words or {}), **(child_words or {})}
-        codes = [code for word, code in words.items() if word.lower() in text.lower()]
-        return "unsafe\n" + ",".join(dict.fromkeys(codes)) if codes else "safe"
-
-    return verdict
 
 
 @dataclass(slots=True, frozen=True)
@@ -117,33 +93,6 @@ class RequestTiming:
         return self.finished_at - self.received_at
 
 
-def scripted(answers: list[dict[str, Any]], *, cycle: bool = False) -> Responder:
-    """A responder that returns `answers` in turn, then repeats the last one (or, with
-    `cycle`, starts over: a long scripted conversation from a short script)."""
-    if not answers:
-        raise ValueError("scripted() needs at least one answer")
-    state = {"i": 0}
-
-    def respond(_request: dict[str, Any]) -> dict[str, Any]:
-        i = state["i"] % len(answers) if cycle else min(state["i"], len(answers) - 1)
-        state["i"] += 1
-        return answers[i]
-
-    return respond
-
-
-def echo_responder(request: dict[str, Any]) -> dict[str, Any]:
-    """A demo responder: a friendly curious answer that mentions the child's last words."""
-    last = ""
-    for m in reversed(request.get("messages", [])):
-        if m.get("role") == "user":
-            last = str(m.get("content", ""))
-            break
-    words = last.split()
-    topic = " ".join(words[-3:]).strip(".!?,") if words else "that"
-    answer = dict(DEFAULT_ANSWER)
-    answer["text"] = f"Ooh, {topic}! I wonder what else you know about it."
-    return answer
 
 
 class _QuietServer(ThreadingHTTPServer):
@@ -336,206 +285,7 @@ class FakeLlmServer:
         return json.dumps(self.responder(request))
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *_args: object) -> None:  # quiet in tests
-                return
-
-            def setup(self) -> None:  # once per accepted connection
-                super().setup()
-                host, port = self.client_address[:2]
-                with server._lock:
-                    server.connections.append((str(host), int(port)))
-                    server._sockets.append(self.request)
-
-            def _send_json(self, code: int, doc: dict[str, Any]) -> None:
-                data = json.dumps(doc).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-                self.wfile.flush()
-                self._status = code
-
-            def do_GET(self) -> None:
-                if self.path.rstrip("/").endswith("/models"):
-                    if server.mode == "error500":
-                        self._send_json(500, {"error": "scripted failure"})
-                    else:
-                        self._send_json(200, {"object": "list",
-                                              "data": [{"id": "fake", "object": "model"}]})
-                else:
-                    self._send_json(404, {"error": "not found"})
-
-            def do_POST(self) -> None:
-                received_at = time.monotonic()
-                self._status, self._chunks, self._index = 0, 0, None
-                self._guard_request = False
-                try:
-                    self._post()
-                finally:
-                    if self.path.rstrip("/").endswith("/chat/completions") and not (
-                            self._guard_request):
-                        server._record_timing(received_at, self._status, self._chunks,
-                                              self._index)
-
-            def _post(self) -> None:
-                length = int(self.headers.get("Content-Length", "0") or 0)
-                raw = self.rfile.read(length) if length else b""
-                moderation = self.path.rstrip("/").endswith("/moderations")
-                if moderation or self._is_guard(raw):
-                    self._guard(raw, moderation)
-                    return
-                if not self.path.rstrip("/").endswith("/chat/completions"):
-                    self._send_json(404, {"error": "not found"})
-                    return
-                request, self._index = server._record(raw)
-                mode = server.mode
-                if mode == "error500":
-                    self._send_json(500, {"error": {"message": "scripted failure"}})
-                    return
-                if mode == "reject_guided" and "response_format" in request:
-                    self._send_json(400, {"error": {"message": "response_format unsupported"}})
-                    return
-                if mode == "hang":
-                    server._stopping.wait(server.hang_s)
-                    self.close_connection = True
-                    return
-                if mode == "throttle" and self._index is not None and (
-                        self._index < server.throttle_count):
-                    self.send_response(server.throttle_status)
-                    self.send_header("Retry-After", f"{server.retry_after_s:g}")
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    self._status = server.throttle_status
-                    return
-                # The answer is chosen before any delay, so a slow request that outlives
-                # its test cannot consume the next test's scripted answers.
-                content = server._content_for(request)
-                if mode == "slow":
-                    time.sleep(server.slow_s)
-                if mode == "stream" or request.get("stream"):
-                    self._stream(content)
-                else:
-                    self._send_json(200, {
-                        "id": "chatcmpl-fake", "object": "chat.completion",
-                        "model": request.get("model", "fake"),
-                        "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": content}}],
-                    })
-
-            def _is_guard(self, raw: bytes) -> bool:
-                if not self.path.rstrip("/").endswith("/chat/completions"):
-                    return False
-                try:
-                    doc = json.loads(raw)
-                except json.JSONDecodeError:
-                    return False
-                return isinstance(doc, dict) and doc.get("model") == server.guard_model
-
-            def _guard(self, raw: bytes, moderation: bool) -> None:
-                """The fake guard model (issue 27 item 4)."""
-                received_at = time.monotonic()
-                self._guard_request = True
-                try:
-                    request = json.loads(raw)
-                except json.JSONDecodeError:
-                    request = {}
-                request = request if isinstance(request, dict) else {}
-                mode, verdict = server.guard_mode, server.guard_verdict(request)
-                if server.guard_latency_s > 0:
-                    server._stopping.wait(server.guard_latency_s)
-                status = 200
-                try:
-                    if mode == "hang":
-                        server._stopping.wait(server.hang_s)
-                        self.close_connection = True
-                        status = 0
-                    elif mode == "error500":
-                        status = 500
-                        self._send_json(500, {"error": {"message": "scripted guard failure"}})
-                    elif moderation:
-                        lines = verdict.splitlines() if mode == "normal" else ["?"]
-                        codes = lines[1].split(",") if len(lines) > 1 else []
-                        cats = {MODERATION_NAMES.get(c.strip(), "harassment"): True
-                                for c in codes}
-                        doc: dict[str, Any] = {"id": "modr-fake", "results": [
-                            {"flagged": lines[0] == "unsafe", "categories": cats}]}
-                        if mode == "garbage":
-                            doc = {"results": "not a list"}
-                        self._send_json(200, doc)
-                    else:
-                        content = verdict if mode == "normal" else (
-                            "I think this conversation is lovely and nothing is wrong.")
-                        self._send_json(200, {
-                            "id": "chatcmpl-guard", "object": "chat.completion",
-                            "model": server.guard_model,
-                            "choices": [{"index": 0, "finish_reason": "stop",
-                                         "message": {"role": "assistant",
-                                                     "content": content}}]})
-                finally:
-                    server._record_guard(request, received_at, status)
-
-            def _stream(self, content: str) -> None:
-                keep_alive = server.keep_alive
-                self.send_response(200)
-                self.send_header("Content-Type", "text/event-stream")
-                self.send_header("Cache-Control", "no-cache")
-                if keep_alive:
-                    self.send_header("Transfer-Encoding", "chunked")
-                else:
-                    self.send_header("Connection", "close")
-                self.end_headers()
-                self._status = 200
-                n = server.chunk_chars
-
-                def send(event: bytes) -> None:
-                    if keep_alive:  # one HTTP/1.1 chunk per event, in one write
-                        event = f"{len(event):X}\r\n".encode() + event + b"\r\n"
-                    if server.mode == "trickle":
-                        step = server.trickle_bytes
-                        for k in range(0, len(event), step):
-                            if server._stopping.wait(server.trickle_delay_s):
-                                raise BrokenPipeError("server stopping")
-                            self.wfile.write(event[k:k + step])
-                            self.wfile.flush()
-                        return
-                    self.wfile.write(event)
-                    self.wfile.flush()
-
-                if server.mode == "cut":
-                    content = content[:len(content) // 2]
-                try:
-                    for i in range(0, len(content), n):
-                        ev = {"object": "chat.completion.chunk",
-                              "choices": [{"index": 0, "delta": {"content": content[i:i + n]}}]}
-                        send(f"data: {json.dumps(ev)}\n\n".encode())
-                        server.chunks_sent += 1
-                        self._chunks += 1
-                        if server.chunk_delay_s > 0:
-                            time.sleep(server.chunk_delay_s)
-                    if server.mode == "cut":  # no [DONE], no end of the chunked body
-                        self.close_connection = True
-                        return
-                    send(b"data: [DONE]\n\n")
-                    hold = server.hold_after_done
-                    if hold is not None:
-                        released = hold.wait(server.hold_timeout_s)
-                        with server._lock:
-                            server.holds.append(released)
-                    if keep_alive:
-                        self.wfile.write(b"0\r\n\r\n")
-                        self.wfile.flush()
-                except (BrokenPipeError, ConnectionResetError):
-                    self.close_connection = True
-                    return
-                self.close_connection = not keep_alive
-
-        return Handler
+        return make_handler(self)
 
 
 def closed_port_url() -> str:
