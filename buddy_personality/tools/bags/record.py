@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 import time
 from collections import deque
@@ -50,6 +51,12 @@ BAG_VERSION = 9  # rosbag2 metadata version of Jazzy
 # volatile reader may also get is dropped (byte-identical: the header stamp is in it).
 LATCHED_INPUTS = ("speech/utterance", "face/button")
 DEDUP_WINDOW = 64
+# The parameters of every node of the graph (issue 30 item 4: what makes a run
+# deterministic besides its inputs: the seeds, the axes, the timings), asked once through
+# each node's parameter services and kept in the bag's custom_data, so `buddy replay`
+# builds the same graph and names a parameter that differs (docs/REPLAY.md).
+LIVE_PARAMS_KEY = "buddy.live_params"
+PARAMS_RETRY_S = 3.0  # a parameter reply can be lost to a DDS service race: ask again
 
 
 def message_class(type_name: str) -> type:
@@ -113,6 +120,8 @@ class Recorder:
         self._subs: list[Any] = []
         self._recent: dict[str, deque[bytes]] = {}
         self._closed = False
+        self.params: dict[str, dict[str, Any]] = {}
+        self._asked: dict[str, tuple[float, Any, Any]] = {}  # node -> (when, client, future)
         self.discover()
         self._timer = node.create_timer(DISCOVERY_PERIOD_S, self.discover)
 
@@ -135,7 +144,39 @@ class Recorder:
                 continue
             if self._subscribe(topic, types[0]):
                 added.append(topic)
+        self._ask_parameters()
         return added
+
+    def _ask_parameters(self) -> None:
+        """Ask each node under the namespaces for all its parameters (once it answers)."""
+        from rclpy.parameter_client import AsyncParameterClient  # noqa: PLC0415
+
+        now = time.monotonic()
+        for name, node_ns in self.node.get_node_names_and_namespaces():
+            full = f"{node_ns.rstrip('/')}/{name}"
+            if node_ns.rstrip("/") not in self.namespaces or full in self.params:
+                continue
+            asked = self._asked.get(full)
+            if asked is not None and now - asked[0] < PARAMS_RETRY_S:
+                continue
+            client = asked[1] if asked else AsyncParameterClient(self.node, full)
+            if not client.services_are_ready():
+                continue
+            future = client.list_parameters()
+            future.add_done_callback(partial(self._on_names, full, client))
+            self._asked[full] = (now, client, future)
+
+    def _on_names(self, full: str, client: Any, future: Any) -> None:
+        names = list(future.result().result.names)
+        client.get_parameters(names).add_done_callback(
+            partial(self._on_values, full, names))
+
+    def _on_values(self, full: str, names: list[str], future: Any) -> None:
+        from rclpy.parameter import parameter_value_to_python  # noqa: PLC0415
+
+        values = future.result().values
+        self.params[full.rsplit("/", 1)[-1]] = {
+            n: parameter_value_to_python(v) for n, v in zip(names, values, strict=True)}
 
     def _skip(self, topic: str, reason: str) -> None:
         self._skipped.add(topic)
@@ -205,6 +246,9 @@ class Recorder:
         self.node.destroy_timer(self._timer)
         for sub in self._subs:
             self.node.destroy_subscription(sub)
+        if self.params:
+            self._writer.set_custom_data(LIVE_PARAMS_KEY,
+                                         json.dumps(self.params, sort_keys=True, default=str))
         self._writer.close()
 
     def status(self, elapsed_s: float) -> str:

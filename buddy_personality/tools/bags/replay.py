@@ -47,6 +47,12 @@ from buddy_personality.tools.bags.bagio import (
     read_bag,
     write_bag,
 )
+from buddy_personality.tools.bags.divergence import (
+    Divergence,
+    explain,
+    parameter_changes,
+    recorded_overrides,
+)
 from buddy_personality.tools.bags.live_timing import (
     heard_at_ns,
     live_grid,
@@ -118,6 +124,7 @@ class ReplayResult:
     wall_s: float
     captures: list[Captured] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    divergence: Divergence = field(default_factory=lambda: Divergence("none"))
 
     @property
     def ok(self) -> bool:
@@ -251,12 +258,31 @@ def setup_from_bag(contents: BagContents) -> tuple[SimSetup, list[str]]:
         except (ValueError, TypeError) as exc:
             raise BagError(f"{contents.path}: custom_data {SETUP_KEY} unreadable: {exc}") \
                 from exc
-    warnings.append("no sim setup in the bag (recorded on the robot?): replaying with "
-                    "robot.yaml, seed 0, the host's time zone, no LLM server, the graph "
-                    "starting at the oldest stamp in the bag; outputs match only if the "
-                    "bag was recorded from the graph's start under the same conditions "
-                    "(docs/REPLAY.md)")
-    return SimSetup(start_s=boot_time_ns(contents) * 1e-9, tz=""), warnings
+    from buddy_personality.nodes.bringup import NODE_CLASSES  # noqa: PLC0415
+
+    try:
+        overrides = recorded_overrides(contents.custom_data, list(NODE_CLASSES))
+    except ValueError as exc:
+        raise BagError(f"{contents.path}: {exc}") from exc
+    if not overrides:
+        warnings.append("no sim setup and no recorded parameters in the bag: replaying "
+                        "with robot.yaml, seed 0, the host's time zone, no LLM server, the "
+                        "graph starting at the oldest stamp in the bag; outputs match only "
+                        "if the bag was recorded from the graph's start under the same "
+                        "conditions (docs/REPLAY.md)")
+    seed = overrides.get("personality", {}).get("seed", 0)
+    return SimSetup(start_s=boot_time_ns(contents) * 1e-9, tz="",
+                    seed=seed if isinstance(seed, int) else 0,
+                    overrides=overrides), warnings
+
+
+def effective_parameters(setup: SimSetup) -> dict[str, dict[str, Any]]:
+    """The parameters a setup sets: the seeds, then its overrides on top."""
+    out: dict[str, dict[str, Any]] = {"personality": {"seed": setup.seed},
+                                      "llm_bridge": {"seed": setup.seed}}
+    for node, params in setup.overrides.items():
+        out.setdefault(node, {}).update(params)
+    return out
 
 
 def input_time_ns(m: BagMessage, live: bool) -> int:
@@ -325,10 +351,13 @@ def replay_bag(path: Path | str, *, tolerance: float | None = None,
     warnings: list[str] = []
     if setup is None:
         setup, warnings = setup_from_bag(contents)
+    recorded_setup = setup
     try:
         setup = apply_overrides(setup, sets, seed)
     except ValueError as exc:
         raise BagError(str(exc)) from exc
+    changes = parameter_changes(effective_parameters(recorded_setup),
+                                effective_parameters(setup))
     start_ns = round(setup.start_s * 1e9)
     end_ns = max(m.t_ns for m in contents.messages)
     live = SETUP_KEY not in contents.custom_data
@@ -401,8 +430,16 @@ def replay_bag(path: Path | str, *, tolerance: float | None = None,
                      stamp_slack=(live_slack(step_s) if ticked else slack_function(schedule)),
                      max_mismatches=max_mismatches,
                      t0=setup.start_s, not_compared=skipped)
+    heard = [((t - start_ns) * 1e-9, relative(m.topic, namespace), _input_words(m))
+             for t, m in sorted(zip(times, inputs, strict=True), key=lambda x: x[0])]
     return ReplayResult(report, setup, len(inputs), steps, sim_s, wall_s, captures,
-                        warnings)
+                        warnings, explain(report, changes, heard))
+
+
+def _input_words(m: BagMessage) -> str:
+    """An input in a few words: a line's text, else its kind."""
+    f = _fields(m)
+    return str(f.get("text", f.get("kind", f.get("event", ""))))
 
 
 def since_recording_began(captures: Sequence[Captured], first_ns: int,
@@ -509,11 +546,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         doc = report_json(result.report)
         doc.update(inputs=result.inputs, steps=result.steps, sim_s=round(result.sim_s, 3),
                    wall_s=round(result.wall_s, 3), warnings=result.warnings,
+                   cause=result.divergence.as_json(),
                    setup=json.loads(result.setup.to_json()))
         print(json.dumps(doc))
     else:
         print(f"buddy replay {ns.bag}: {summary}")
         print(format_report(result.report, max_per_topic=max(ns.max_diffs, 1)))
+        if not result.ok:
+            print(result.divergence.text())
         if ns.write_bag is not None:
             print(f"replayed messages written to {ns.write_bag}")
     return 0 if result.ok else 1
