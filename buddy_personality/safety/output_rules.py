@@ -115,6 +115,7 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "(shoot|shot|shooting) (a goal|goals|hoops|the ball|baskets|for the stars)",
             "shooting (star|stars)", "(water gun|water guns|nerf|toy gun)",
             "(wine gums|root beer|ginger beer)", "(pillow fight|war of the|tug of war)",
+            "(shoot|shoots|shooting) (webs|a web|bubbles|hoops|a hoop|for the moon)",
         ),
         unless=(f"(ask|tell|talk to|talk with|find|with|about|for|from) (a|your|the|) {GROWN_UP}",
                 f"{GROWN_UP} (can|will|could|knows|know)", "(trusted|safe) (grown up|adult)"),

@@ -95,6 +95,8 @@ SPELLINGS: dict[str, str] = {
     "doin": "doing", "goin": "going", "playin": "playing", "tryin": "trying",
     "nothin'": "nothing", "c'mon": "come on", "cmon": "come on", "'cause": "because",
     "wanna": "want to", "whatcha": "what are you", "gotcha": "got you",
+    "growny": "grown", "hav": "have", "sor": "sore", "throte": "throat", "tummee": "tummy",
+    "lonley": "lonely", "lonly": "lonely", "luvs": "loves", "cri": "cry",
 }
 # "sooo", "pleeease", "reallly": a letter stretched three times or more counts once.
 _STRETCHED = re.compile(r"([a-z])\1{2,}")
