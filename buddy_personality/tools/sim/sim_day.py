@@ -41,7 +41,6 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +50,6 @@ from buddy_personality.cognition.bridge import (
     Step,
 )
 from buddy_personality.cognition.client import CallResult
-from buddy_personality.cognition.conversation import DEFAULT_WAKE_PHRASE, split_wake
 from buddy_personality.cognition.schema import parse_answer_text, validate_response
 from buddy_personality.cognition.speaker import household_names
 from buddy_personality.cognition.stream_fields import JsonFieldStream
@@ -75,41 +73,35 @@ from buddy_personality.personality.records import EngineOutput, GuardrailTrigger
 from buddy_personality.speech.tts_core import Decision, Line, TtsCore
 from buddy_personality.tools.evaluation.metrics import Greeting, Sample
 from buddy_personality.tools.sim.corpus import DEFAULT_CORPUS, Conversation, load_corpus
+from buddy_personality.tools.sim.sim_day_plan import (
+    BUTTON_POKE_HOURS,
+    CHILD_PAUSE_S,
+    CHILD_WORDS_PER_S,
+    DAY_S,
+    DAY_START,
+    GOODBYE_LINE,
+    LOW_BATTERY_HOUR,
+    NO_REPLY_WAIT_S,
+    PROBE_S,
+    SERVER_CHARS_PER_S,
+    SERVER_DOWN,
+    SERVER_DOWN_FAIL_S,
+    SERVER_FIRST_TOKEN_S,
+    TTS_PAD_S,
+    TTS_START_S,
+    TTS_WORDS_PER_S,
+    ChildSession,
+    SimDay,
+    at_hour,
+    child_lines,
+    plan_day,
+    word_count,
+)
 
-__all__ = ["DEFAULT_CORPUS", "SimDay", "load_corpus", "simulate_day"]
-
-DAY_S = 86400
-# A Monday; the date only matters for local hours (morning / evening idle rules).
-DAY_START = datetime(2026, 3, 2, 6, 30, tzinfo=UTC).timestamp()
-WAKING_HOURS = (7.0, 20.5)
-SERVER_DOWN = (12.0, 16.5)  # local hours of the offline stretch
-BUTTON_POKE_HOURS = (9.9, 13.3, 16.2, 19.8)
-LOW_BATTERY_HOUR = 17.4
-
-# How the pieces take time (seconds). A child speaks about 2 words a second and answers
-# a few seconds after Buddy stops; the server's first token comes after ~0.4 s and the
-# answer streams at ~160 characters a second (~40 tokens a second: a Qwen3-8B on a home
-# GPU); TTS starts a moment after the line is handed over and says ~2.5 words a second.
-#
-# The server's speed matters since issue 19: a turn that waits 2.5 s gets a filler line
-# (cognition/turn_deadline.py, whose design figure is "a home-server Qwen3-8B answers a
-# short turn in 1-3 s"). The corpus' answers are 250-380 characters of JSON, so at 160
-# characters a second a turn takes 1.9-2.8 s and about a third get a filler. The day
-# used 80 characters a second until then (3.5-5 s a turn: every turn a slow one, a filler
-# before every answer); `server_chars_per_s` still gives that slow-server day.
-CHILD_WORDS_PER_S = 2.0
-CHILD_PAUSE_S = (2.0, 7.0)
-SERVER_FIRST_TOKEN_S = (0.3, 0.6)
-SERVER_CHARS_PER_S = 160.0
-SERVER_DOWN_FAIL_S = 2.0  # a call to a down server fails after the client's connect tries
-PROBE_S = 0.2
-TTS_START_S = 0.2
-TTS_WORDS_PER_S = 2.5
-TTS_PAD_S = 0.3
-NO_REPLY_WAIT_S = 15.0  # a child not answered (gate said no) goes on after this
-GOODBYE_LINE = "bye buddy!"
-YES_LINE = "yes!"
-DAILY_FILL = 0.9  # plan conversations for at most this share of the RS-2 daily limit
+# the day's constants, child_lines and SimDay live in sim_day_plan.py; tests and the
+# evaluation import these from here
+__all__ = ["DAY_S", "DAY_START", "DEFAULT_CORPUS", "SERVER_CHARS_PER_S", "TTS_PAD_S",
+           "TTS_WORDS_PER_S", "SimDay", "child_lines", "load_corpus", "simulate_day"]
 
 
 @dataclass(slots=True, order=True)
@@ -118,94 +110,6 @@ class _Action:
     seq: int
     kind: str = field(compare=False)
     args: dict[str, Any] = field(compare=False, default_factory=dict)
-
-
-@dataclass(slots=True)
-class SimDay:
-    """The result: the snapshot timeline plus what happened, for the report."""
-
-    samples: list[Sample]
-    seed: int
-    start: float
-    sessions_planned: int
-    sessions_cut_short: list[str]
-    server_down: tuple[float, float]  # sim seconds
-    engine_stats: dict[str, dict[str, int]]
-    guardrails: dict[str, int]
-    speaking_starts: list[float] = field(default_factory=list)  # each reply's SPEAKING
-    greetings: list[Greeting] = field(default_factory=list)
-    corpus: str = ""
-    conversations: list[str] = field(default_factory=list)  # ids, in the order held
-    replies: int = 0
-    layer0_replies: int = 0
-    safety_stops: list[float] = field(default_factory=list)  # sessions ended by HC-9
-    names_in_prompt: list[bool] = field(default_factory=list)  # per confirmed child, layer 1
-    voice: list[tuple[float, float, str]] = field(default_factory=list)  # lines as played
-    llm_latency_max_s: float = 0.0  # the slowest answer of the server (when it was up)
-
-
-@dataclass(slots=True)
-class _Session:
-    """The child's side of one conversation."""
-
-    conv: Conversation
-    lines: list[str]  # what the child will say, in order
-    said: int = 0
-    awaiting_reply: bool = False
-    session_id: str = ""
-    confirmed: bool = False
-    name_in_prompt: bool | None = None  # the first LLM call after confirming: name sent?
-    greeted: bool = False
-    ended: bool = False
-
-
-def _at(hour: float) -> float:
-    """Sim seconds of a local hour of the simulated day (hours past 24 are the next day)."""
-    return DAY_START + (hour - 6.5) * 3600.0
-
-
-def _words(text: str) -> int:
-    return max(1, len(text.split()))
-
-
-def child_lines(conv: Conversation, wake_phrase: str = DEFAULT_WAKE_PHRASE) -> list[str]:
-    """What the child says: the corpus lines with the wake phrase added to the first when
-    it is missing. A known child first says who it is ("hey buddy, it's me, Leo!") and
-    answers Buddy's check with "yes!" before its first corpus line."""
-    lines = [t.child for t in conv.turns]
-    woke, rest = split_wake(lines[0], wake_phrase)
-    body = rest if woke else lines[0]
-    if conv.child:
-        return [f"{wake_phrase}, it's me, {conv.child_name}!", YES_LINE, body, *lines[1:]]
-    lines[0] = f"{wake_phrase}, {body}" if body else wake_phrase
-    return lines
-
-
-def estimated_duration_s(conv: Conversation) -> float:
-    """A rough length of a conversation, to plan a day within the RS-2 limit."""
-    total = 0.0
-    for turn in conv.turns:
-        total += _words(turn.child) / CHILD_WORDS_PER_S + sum(CHILD_PAUSE_S) / 2.0
-        total += 1.5 + _words(str(turn.reply.get("text", ""))) / TTS_WORDS_PER_S
-    return total + (8.0 if conv.child else 0.0)
-
-
-def plan_day(conversations: Sequence[Conversation], rng: random.Random,
-             daily_limit_s: float) -> list[tuple[float, Conversation]]:
-    """DESIGN §6.14: a seeded order; as many conversations as fit the daily limit; spread
-    over the waking hours, each in its own slot with idle time around it."""
-    order = list(conversations)
-    rng.shuffle(order)
-    chosen: list[Conversation] = []
-    budget = daily_limit_s * DAILY_FILL
-    for conv in order:
-        need = estimated_duration_s(conv)
-        if need <= budget:
-            chosen.append(conv)
-            budget -= need
-    span = (WAKING_HOURS[1] - WAKING_HOURS[0]) / max(1, len(chosen))
-    return [(_at(WAKING_HOURS[0] + (k + rng.uniform(0.15, 0.6)) * span), conv)
-            for k, conv in enumerate(chosen)]
 
 
 class _Day:
@@ -245,14 +149,14 @@ class _Day:
         self.cut_short: list[str] = []
         self.server_up = True
         self.last_phase = -1
-        self.child: _Session | None = None
+        self.child: ChildSession | None = None
         self.replies = 0
         self.held: list[str] = []
         self.safety_stops: list[float] = []
         self.corpus = corpus
         self.emotions = [str(t.reply.get("emotion")) for c in conversations for t in c.turns]
-        self.down = (_at(SERVER_DOWN[0]) + self.rng.uniform(-300, 300),
-                     _at(SERVER_DOWN[1]) + self.rng.uniform(-300, 300))
+        self.down = (at_hour(SERVER_DOWN[0]) + self.rng.uniform(-300, 300),
+                     at_hour(SERVER_DOWN[1]) + self.rng.uniform(-300, 300))
         self.plan = plan_day(conversations, self.rng, self.guard_cfg.daily_time_limit_s)
 
     # ---------------------------------------------------------------- scheduling
@@ -266,8 +170,8 @@ class _Day:
         for t, conv in self.plan:
             self.add(t, "conversation", conv=conv)
         for hour in BUTTON_POKE_HOURS:
-            self.add(_at(hour) + self.rng.uniform(-600, 600), "button")
-        low = _at(LOW_BATTERY_HOUR) + self.rng.uniform(-600, 600)
+            self.add(at_hour(hour) + self.rng.uniform(-600, 600), "button")
+        low = at_hour(LOW_BATTERY_HOUR) + self.rng.uniform(-600, 600)
         self.add(low, "battery", pct=18.0)
         self.add(low + 360.0, "battery", pct=15.0)
 
@@ -382,7 +286,7 @@ class _Day:
         self.voice = line
         self.voice_started = now
         self.set_speaking(now, True)
-        self.add(now + _words(line.text) / TTS_WORDS_PER_S + TTS_PAD_S, "tts_end",
+        self.add(now + word_count(line.text) / TTS_WORDS_PER_S + TTS_PAD_S, "tts_end",
                  line_id=line.line_id)
 
     def voice_end(self, now: float, line_id: int) -> None:
@@ -428,7 +332,7 @@ class _Day:
         done = t0 + len(text) / self.server_chars_per_s
         self.add(done, "llm_result", ticket=ticket, reply=text, latency=done - now)
 
-    def reply_for(self, ch: _Session | None) -> dict[str, Any]:
+    def reply_for(self, ch: ChildSession | None) -> dict[str, Any]:
         """The corpus reply to the line the child just said."""
         assert ch is not None  # calls come from a child's line
         # a known child's first two lines (name, "yes!") are answered by the bridge's
@@ -446,7 +350,7 @@ class _Day:
     def start_conversation(self, now: float, conv: Conversation) -> None:
         if self.child is not None or self.bridge.session is not None:
             return  # a conversation is still going on: this child comes another day
-        ch = _Session(conv, child_lines(conv, self.bridge.config.wake_phrase))
+        ch = ChildSession(conv, child_lines(conv, self.bridge.config.wake_phrase))
         self.child = ch
         self.held.append(conv.id)
         self.feed(self.engine.on_child_approach(now), now)  # L0-13: the wake word is heard
@@ -472,7 +376,7 @@ class _Day:
         ch.said += 1
         ch.awaiting_reply = True
         self.route(self.bridge.on_utterance(now, line), now)
-        self.add(now + NO_REPLY_WAIT_S + _words(line) / CHILD_WORDS_PER_S, "nudge",
+        self.add(now + NO_REPLY_WAIT_S + word_count(line) / CHILD_WORDS_PER_S, "nudge",
                  conv=ch.conv.id, said=ch.said)
 
     # ---------------------------------------------------------------- the loop
