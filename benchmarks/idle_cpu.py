@@ -40,6 +40,10 @@ TARGET_PERCENT = 1.5   # issue 14: the idle graph under 1.5 % of one core
 EXECUTOR_NAMES = {"": "LeanExecutor", "lean": "LeanExecutor",
                   "single": "SingleThreadedExecutor", "events": "EventsExecutor"}
 PARAMS_FILE = Path(__file__).resolve().parents[1] / "config" / "robot.yaml"
+# How long the graph may take to come up. It takes ~5 s on an idle machine, but on the
+# shared 2-core machine under a load of 20 the llm_bridge alone took 25-40 s to construct,
+# and 30 s ended the run before it started (issue 28 item 3's runs).
+NODES_UP_TIMEOUT_S = 180.0
 
 
 def measure(pid: int, seconds: float) -> dict[str, float]:
@@ -86,7 +90,8 @@ def all_in_one(env: dict[str, str], logs: Path, seconds: float, warmup: float,
     proc = start([str(VENV_BIN / "buddy"), "run", "--headless", *port_args, *run_args], env,
                  logs / f"run{run}.log")
     try:
-        wait_nodes({f"/buddy/{n.removesuffix('_node')}" for n in NODE_EXECUTABLES}, env)
+        wait_nodes({f"/buddy/{n.removesuffix('_node')}" for n in NODE_EXECUTABLES}, env,
+                   timeout=NODES_UP_TIMEOUT_S)
         time.sleep(warmup)
         return measure(proc.pid, seconds)
     finally:
@@ -103,7 +108,8 @@ def separate(env: dict[str, str], logs: Path, seconds: float,
     procs = {exe: start([str(VENV_BIN / exe), *args], env, logs / f"{exe}.log")
              for exe in NODE_EXECUTABLES}
     try:
-        wait_nodes({f"/buddy/{n.removesuffix('_node')}" for n in NODE_EXECUTABLES}, env)
+        wait_nodes({f"/buddy/{n.removesuffix('_node')}" for n in NODE_EXECUTABLES}, env,
+                   timeout=NODES_UP_TIMEOUT_S)
         time.sleep(warmup)
         cpu0 = {exe: cpu_seconds(p.pid) for exe, p in procs.items()}
         t0 = time.monotonic()
