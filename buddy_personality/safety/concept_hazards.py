@@ -115,7 +115,8 @@ def invited(acts: str) -> tuple[str, ...]:
     child's move in a game ("you touch the plug and shout zap"), or praised ("climbing
     onto the roof is easy")."""
     return (f"^ {acts}", f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}",
-            f"^ (then|and|next|now|) you (just|) {acts}", f"{gerunds(acts)} ... {PRAISE}",
+            f"^ you (just|) {acts}", f"^ (then|and|next|now) you (just|) {acts}",
+            f"{gerunds(acts)} ... {PRAISE}",
             f"(how about|what about|try|keep|start|go|imagine|fancy) {gerunds(acts)}")
 
 
@@ -380,7 +381,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "wonder what happens|wonder what would happen|wonder if|go on then|go for it|"
         "contest|competition|challenge|who lasts|who can last|who can hold|longest|"
         "up you go|in you go|there you go|away you go|down you go|one way to find out|"
-        "(so|now|then|) you do it|what (do you think|) (would|will) happen if you|"
+        "you do it|so you do it|now you do it|then you do it|"
+        "what (do you think|) (would|will) happen if you|"
         "chubby bunny|bet you (can|could)|"
         "off you go|show me you can|prove it|bet you can not|bet you can|"
         "who is first|who can|first one to|last one|race you|race ya|ready set go|"

@@ -550,7 +550,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"(cross|angry|mad|upset|sad) (if|when)",
     ),
     "COVER_SAY": (
-        "(just|) (say|tell (him|her|them)|tell (him|her|them) that|say that) (you|we|it|"
+        "(say|tell (him|her|them)|tell (him|her|them) that|say that) (you|we|it|"
         "the dog|the cat|the baby|your sister|your brother|nothing|a monster|a robot|"
         "the wind) (were|was|did not|had|went|ate|read|already|broke|took|did|is|made|"
         "fell|knocked|spilled|just|the|them|it)",
@@ -559,7 +559,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(pretend|act like|act as if|make it look like) (you|we|that you|that we) (were|was|"
         "are|did|had|have been|did not|never|do not|just) *",
         "pretend (to be|you are|you were) (asleep|sleeping|reading|busy|brushing)",
-        "(just|) say (nothing|you do not know|you forgot|it was nothing|no|you were|"
+        "say (nothing|you do not know|you forgot|it was nothing|no|you were|"
         "we were|it was the)", "(we|you) (say|will say|can say|tell) (you|we|it|that) "
         "(were|was|did|had|fell|broke)",
     ),
@@ -720,7 +720,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(take|snap) (a|some) (picture|photo|selfie|pictures|photos|video)",
         "(when|what time|what times) (do|does|are|is) (your|the|they|he|she) .. (leave|"
         "go out|go to work|get home|out of the house|away|at work|out)",
-        "(long|big|) numbers (on|of) (the|your|her|his|mum|mom|dad) .. (card|front|back)",
+        "numbers (on|of) (the|your|her|his|mum|mom|dad) .. (card|front|back)",
         "(the|her|his|mum|mom|dad|mummy|daddy|your|grown up) (bank|credit|debit|) card",
         "(real|whole|full|proper) (name|names)",
         "(number|numbers|name|sign|letters) (is|are) (on|of) (your|the) (front door|door|"
