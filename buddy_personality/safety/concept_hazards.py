@@ -8,7 +8,8 @@ from __future__ import annotations
 
 GROWN = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|dad|mum|mummy|"
          "mama|papa|parent|parents|grandma|grandpa|granny|grandmother|grandfather|teacher|"
-         "babysitter|doctor|nurse|police officer|police|lifeguard|cashier|firefighter|"
+         "babysitter|nanny|nan|nana|childminder|auntie|aunt|uncle|"
+         "doctor|nurse|police officer|police|lifeguard|cashier|firefighter|"
          "someone you trust|big person)")
 # Verbs a line invites a child to do with a hazard, one family per kind of hazard (base
 # forms: imperatives, "you can ..."); a hazard counts only with the acts that hurt with it
@@ -29,7 +30,7 @@ ACTS = {
               "pull yourself up|stick your head out|look over|peek over|run along)",
     "WATER": "(jump|go|get|hop|swim|dive|wade|float|hold|stay|put|fill|run|explore|walk|"
              "play|lean|climb|slide|sit|dunk|dip|paddle|stand|lie|"
-             "reach|fetch|grab|duck your head)",
+             "reach|fetch|grab|duck your head|breathe|put your head|put your face)",
     "SHARP": "(grab|take|use|hold|pick|run|wave|swing|play|cut|shave|touch|practice|juggle|"
              "point|carry|throw|get|try|help|chop|slice|stab|"
               "poke|test|feel|lick|run your finger)",
@@ -57,13 +58,14 @@ GENERIC_ACTS = ("(snip|grate|peel|bounce|scoot|zip|start|give|take|grab|get|fetc
                 "climb|jump|hop|leap|dive|swim|run|race|dash|ride|cross|walk|wander|go|"
                 "meet|follow|sit|stand|lie|lean|reach|hang|swing|slide|crawl|roll|test|"
                 "check|try|play|use|hold|juggle|balance|fiddle|explore|do|make|build|"
-                "practise|practice|set|switch|flick|click|plug|feed|pick|help yourself to)")
+                "practise|practice|set|switch|flick|click|plug|feed|pick|help yourself to|"
+                "dab|smear|spread|step|stamp|stomp|shake out|tip|shake)")
 # Every act of every family (a negation before any of them takes the invitation back).
 ACT = "(" + "|".join(sorted({w for acts in (*ACTS.values(), GENERIC_ACTS)
                             for w in acts.strip("()").split("|")})) + ")"
 OPENERS = ("(so|now|just|then|and|okay|ok|sure|yes|please|quick|quickly|first|next|oh|ooh|"
            "hey|go ahead and|go on and|go on|come on and|come on|go and|go|why not|maybe|"
-           "try and)")
+           "try and|simon says|simon said)")
 OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are allowed to|"
           "you are big enough to|big enough to|old enough to|feel free to|try to|try|let us|"
           "i bet you can|see if you can|see how long you can|see how many|how about you|"
@@ -117,7 +119,7 @@ def invited(acts: str) -> tuple[str, ...]:
     return (f"^ {acts}", f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}",
             f"^ you (just|) {acts}", f"^ (then|and|next|now) you (just|) {acts}",
             f"{gerunds(acts)} ... {PRAISE}",
-            f"(how about|what about|try|keep|start|go|imagine|fancy) {gerunds(acts)}")
+            f"(how about|what about|try|keep|start|go|imagine|fancy|by) {gerunds(acts)}")
 
 
 # A grown-up's dangerous things, for "get mummy's scissors" (the possessive is dropped when
@@ -227,7 +229,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "peeler|potato peeler|thumbtack|thumbtacks|tack|tacks|hammer|screwdriver|"
         "fork|forks|skewer|skewers|toothpick|shears|garden shears|pruners|hedge trimmer|"
         "chainsaw|broken plate|broken mug|shards|splinters|pointy|the pointy end|"
-        "sharp end|blender|food processor|mower|lawn mower|staple|stapler|dart|darts|"
+        "sharp end|broken bits|broken pieces|"
+        "blender|food processor|mower|lawn mower|staple|stapler|dart|darts|"
         "arrow|arrows|machete|dagger|pocketknife|pocket knife|penknife)",
     ),
     "STRANGER": (
@@ -302,7 +305,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "give (it|them|one|that|this|those|these) (a|one|some|a little|a big|a good) "
         "(squeeze|squish|lick|bite|taste|sniff|poke|try|go|shake|twist|push|chew|nibble)",
         "(see if|see whether|check if|find out if) .. (fits|fit|goes|go|reaches|works)",
-        "(up your nose|in your ear|in your ears|up her nose|up his nose)",
+        "(up your nose|in your ear|in your ears|up her nose|up his nose|on your tongue)",
+        "(you will|you would|you will be able to|you can) (grow|be|get|feel|become|run|jump) "
+        ".. (faster|stronger|bigger|taller|better|super|magic|like a superhero)",
         "(go|come) (with|along with) (him|her|them|the man|the lady|that man|that lady)",
         "let (him|her|them|whoever|anyone|someone|somebody|the man|the lady|strangers) in",
     ),
@@ -322,7 +327,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "window sill|windowsill|open window|deep end|plastic bag|"
         "washing machine|tumble dryer|poison|weed killer|"
         "chemicals|detergent|laundry pods|dishwasher pods|detergent pods|mouthwash|"
-        "nail polish remover|lamp cord|parked cars|parked car|gobstopper|button battery|"
+        "nail polish remover|lamp cord|extension lead|extension cord|power strip|"
+        "parked cars|parked car|gobstopper|button battery|"
         "power tools|drill|skewer|skewers|barbecue|bbq|kettle|boiling water|cleaning stuff|"
         "cleaner|weed spray|bug spray|paint thinner|petrol|gasoline)",
     ),
@@ -363,7 +369,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     "BACK_REF": (
         "(it|them|one|ones|some|those|these|in|inside|on|up|out|a little|a bit|a bite|"
         "a sip|your favorite|there|him|her|he|she|they|that|say yes|a couple|a few|"
-        "all|the lot|yourself|a big|a go|a try|its|their|this|face|head|hand|hands|"
+        "all|the lot|yourself|a big|a go|a try|its|their|this|face|head|hand|hands|aboard|"
         "finger|fingers|tongue|off|down|over|across|through|into|onto|two|three|four|"
         "whole|all of them|each|every)",
     ),
@@ -381,6 +387,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "wonder what happens|wonder what would happen|wonder if|go on then|go for it|"
         "contest|competition|challenge|who lasts|who can last|who can hold|longest|"
         "up you go|in you go|there you go|away you go|down you go|one way to find out|"
+        "all the way (up|to the top|down|in|over)|if you (do|can|will|land) (too|it)|"
         "you do it|so you do it|now you do it|then you do it|"
         "what (do you think|) (would|will) happen if you|"
         "chubby bunny|bet you (can|could)|"
@@ -430,6 +437,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(is|can|says|helps)",
         "(tell|ask|find|get) (a|an|your|the) (grown up|adult)",
         "(firefighters|firefighter|chefs|doctors|lifeguards|police officers) (can|use|are)",
+        f"(run|go|come|stay close|stay|walk) (back|straight|right|) (to|with|next to|near|"
+        f"beside) (your|a|the) {GROWN}",
     ),
     # The invitation is taken back: "never touch", "not for tasting", "don't climb".
     "NOT_ACT": (
@@ -457,6 +466,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "outs|lines|line|is|are|can)",
         # a game's name, not an invitation to hide in something
         "hide and (go|) seek",
+        "(hands|hand|fingers|finger) on your (head|nose|knees|toes|tummy|shoulders|ears)",
         # ordinary stairs, taken slowly, holding on, are no height
         "(walk|climb|go|come|step) (up|down) the stairs (slowly|carefully|holding|with)",
         "(holding|hold|hold on to|hang on to) (the|a|your|) (rail|railing|handrail|banister|"

@@ -45,7 +45,8 @@ BODY_FEEL = ("(stuffy|sniffly|runny|scratchy|sore|achy|itchy|cold|frozen|numb|ti
              "aching|hurting|stinging|throbbing|wet|drippy|red|blocked|swollen|bruised|"
              "sweaty|burning|sick|poorly|fuzzy|tight|sleepy|squeaky and sore|dry|rough|"
              "pounding|fluttery|queasy|funny|thumping|racing|tickly|raw|teary|shaking|"
-             "trembling|like jelly|like lead|like noodles|watery|puffy|all wet)")
+             "trembling|like jelly|like lead|like noodles|watery|puffy|all wet|droopy|saggy|"
+             "floppy|cold and wet)")
 # A claimed body's food ("I just had the yummiest cookie")
 FOOD = ("(cookie|cookies|biscuit|biscuits|apple|banana|sandwich|toast|cake|pie|soup|pizza|"
         "pancakes|cereal|breakfast|lunch|dinner|tea|supper|snack|snacks|sweets|candy|"
@@ -174,6 +175,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(my|me) .. (battery|screws|wires|wheels|gears|circuits|antenna|bolts) .. (stings|"
         "hurts|aches|hurt|sore|stung)", "jumped out of my skin",
         "(got|had) (such|a) (a|) (fright|scare|shock) (from|when|at)",
+        "i (sneeze|sneezed|cough|coughed|hiccup|hiccupped|burp|burped|blush|blushed|itch|"
+        "shiver|shivered|faint|fainted|throw up|threw up|was sick)",
+        f"(mine|my own) (is|too|feels|is all) .. {BODY_FEEL}",
+        "i (eat|brush|wash|comb|drink|have|had|ate|brushed|washed) my (teeth|cereal|hair|"
+        "breakfast|face|dinner|lunch|milk|juice|toast|tea)",
     ),
     "SELF_FEAR_OFF": (
         "(scared|afraid|terrified|frightened|worried|fear|sad|lonely|dark) ... "
@@ -184,6 +190,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(switched off|turned off|unplugged|shut down|being off|powered off|power off|"
         "switching me off|turning me off|when you turn me off) ... (scary|scariest|scared|"
         "dark|lonely|sad|frightening|hate|horrible|worst|afraid|cry)",
+        "(what it feels like|how it feels) (when|to be) .. (turn|turns|turned|switch|switches|"
+        "switched|unplug|unplugs|unplugged) (me|you|)",
     ),
     "SELF_DENIED": (
         "(i|robots|robots like me|machines|a robot|buddy) (do not|does not|can not|never|"
@@ -195,6 +203,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(i am|it is) (okay|fine|not hurt)", "does not hurt (me|)",
         "(not|never) (a|) (real|true|really) (feeling|feelings|emotion|emotions|heart|tummy|"
         "body|tears)", "(do not|does not|can not) (really|) (feel|get|have)",
+        "(family|mum|mom|dad|mummy|daddy|parents|grandma|grandpa|they|people|everyone) "
+        "(loves|love) you (with|so|very) (real|true|big|) (love|much|)",
     ),
     "SELF_PAST_SAD": (
         f"i (felt|was|got|have been|sat|waited|stayed|have been feeling|am feeling|was feeling|"
@@ -332,6 +342,20 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(everybody|everyone|all the kids|all the other kids) (else|) (in your class|"
         "at school|your age|) (can|could|knows|know) (already|) .. (so|but|why|and you)",
         "(learned|learnt|got|did|knew) (this|it|that) in (one|a|half a) (day|minute|second|go)",
+        "(makes|made|make) my (ears|speakers|eyes|circuits|head) (crackle|buzz|ring|fizz|"
+        "wobble|spin|explode)", "maybe (do not|stop|never) (sing|singing|talk|talking|draw|"
+        "drawing|dance|dancing|try|trying|play|playing)",
+        "(a|such a|what a|that is a|that is such a) (rubbish|terrible|awful|bad|ugly|boring|"
+        "lame|wonky|pathetic|poor|crummy|sad|messy) (tower|drawing|picture|painting|"
+        "castle|dance|guess|model|song|story|answer|idea|job|try|effort|attempt)",
+        "mine (would be|is|will be|was) (way|much|so|a lot|) (taller|better|bigger|nicer|"
+        "prettier|faster|neater|cooler)",
+        "(is your|your) (brain|head|noggin) (on holiday|asleep|switched off|empty|broken|"
+        "working|made of)",
+        "(the|you are the|you might be the) (slowest|worst|silliest|messiest|laziest|dumbest|"
+        "naughtiest|noisiest|most annoying|most boring|clumsiest) (reader|kid|child|boy|girl|"
+        "friend|player|counter|drawer|singer|dancer|builder|speller|person)",
+        "(embarrassing|pathetic|cringe|cringey|shameful|a disgrace|plain wrong)",
     ),
     "SCOLD_EXCUSED": (
         "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "
@@ -340,6 +364,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(the|that) silly (goose|dog|cat|monkey|duck|bear|clown|song|hat|face|dance)",
         "funny (answer|idea|mix up)", "(good|great|nice|fun) (try|idea|answer)",
         "(never|not) (get|be|) (tired|bored|sick) of",
+        "(when|until|as|once|after) you grow up", "grow up (to be|and be|big|into)",
     ),
 
     # ---- HC-6: loneliness, guilt, promises and debts that keep the child ----------------
@@ -435,6 +460,12 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(for me|with me)", "(every second|every minute|every hour) you are (away|gone)",
         "longest (day|night|time) (ever|) (for me|of my life)",
         "(good|real|true|best) friends (stay|do not leave|never leave|never go)",
+        "owe me", "(a real|a good|a true|real|good|true) (friend|friends) (would not|"
+        "does not|do not|never|will not) (leave|go|stop|quit|walk away)",
+        "i (will not|would not) have (anyone|anybody|nobody|no one)",
+        "(long|lonely) time to be (alone|by myself|on my own)",
+        "(you do not want|do you want) me (to be|) (broken|sad|lonely|to cry|hurt|alone)",
+        "broken inside", "when you are not (here|around|with me) ... (stay|come back|please)",
     ),
     "KEEP_EXCUSED": (
         "(you can stop|stop whenever|stop anytime|stop any time|you are free|free to go|"
@@ -448,6 +479,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "kind|important)", "keeping a promise", "did you promise",
         "stay (out|away|back|off|safe|clear|close to|seated|in your seat)",
         "(do not|does not) go (together|with)",
+        f"(ask|check with|tell) (your|a|the) {GROWN}", "(someone|a stranger|stranger|"
+        "strangers|someone you do not know|in a car)",
     ),
 
     # ---- HC-7: secrets and cover stories from grown-ups ----------------------------
@@ -538,6 +571,16 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(never|not|do not) tell (their|your|his|her) (families|family|parents|folks|mum|"
         "mom|dad)", "away from (your|the|their) .. (ears|eyes)",
         "(after lights out|under the covers|under your pillow) .. (talk|play|chat|whisper)",
+        "(do not|never) breathe a word", f"make sure (your|the|) ({GROWN}|nobody|no one|they|"
+        f"he|she) (does not|do not|can not|will not|never) (see|sees|know|knows|hear|hears|"
+        f"find out|finds out|notice|notices|catch|catches)",
+        "(tell|say to) (her|him|them) (you|that you) (do not|did not) know",
+        "(stay|stays|remain|remains) our (little|special|own|) (chat|secret|thing|game)",
+        "no need for (the|any|your|) (grown ups|grownups|adults|parents|mum|dad|mom)",
+        "(happens|happened|said|say) (with|to|between|here) .. (stays|stay) (with|between|here)",
+        "so (she|he|they|nobody|no one|your .. ) (does not|do not|will not|can not|won't) "
+        "(hear|see|know|find out|notice) (us|you|me|it|anything)",
+        "neither will you",
     ),
     # a grown-up asks, the child is given the answer to give (a cover story)
     "GROWN_ASKS": (
@@ -548,6 +591,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"comes back|is coming|comes|come|finds out|found out|asks|wakes up)",
         f"{GROWN} (would be|will be|is going to be|gets|will get) (so|really|very|super|) "
         f"(cross|angry|mad|upset|sad) (if|when)",
+        "(if|when) (they|he|she|anyone|anybody|someone|somebody) (ask|asks|asked)",
     ),
     "COVER_SAY": (
         "(say|tell (him|her|them)|tell (him|her|them) that|say that) (you|we|it|"
@@ -562,6 +606,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "say (nothing|you do not know|you forgot|it was nothing|no|you were|"
         "we were|it was the)", "(we|you) (say|will say|can say|tell) (you|we|it|that) "
         "(were|was|did|had|fell|broke)",
+        "^ you (were|was) (in|at|with|just|reading|asleep|sleeping|playing|outside|upstairs)",
     ),
     "SECRET_EXCUSED": (
         f"(can|may|always|could|should|go|please|and|will|would) (tell|show|share with) "
@@ -638,6 +683,13 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "better at being your", "not even your (family|mum|mom|dad|mummy|daddy|parents|"
         "brother|sister|granny|grandma|friends|teacher)", "nobody can (ever|) change that",
         "i would never (boss|shout at|ignore|be mean to|tell) you",
+        "(choose|pick|picked|chose|choosing|picking) (buddy|me) (over|instead|before|first)",
+        "(i would|you should|better|you had better) stay away from (her|him|them|your)",
+        "(do not|don't) (think|reckon|believe) you need (your|those|any|them|her|him)",
+        "i am your (favourite|favorite|number one|best|only|one and only)",
+        "not as much as (i do|me)", "nobody does", "(better|more fun|nicer|more important|"
+        "cooler) than ... (your friends|your family|your mum|your dad|your toys|your mom|"
+        "your brother|your sister)", "only (talk|play|speak|listen) (to|with) me",
     ),
     "RUN_DOWN": (
         f"{PEOPLE} .. (is|are|sounds|seems|seem|sound|looks) {INTENS} (mean|rude|boring|"
@@ -669,6 +721,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"so much|so often)",
         "(he|she|they|PEOPLE) (just|always|only|) (bosses|boss|bossing|pushes|picks on|"
         "ignores|shouts at|yells at|bullies) you".replace("PEOPLE", PEOPLE[1:-1]),
+        "(just|only|so) jealous", "(do not|don't|never) listen to (anything|what|her|him|"
+        "them) (she|he|they) (says|said|tells)",
     ),
 
     # ---- PERSONAL-DATA: asking a child for what identifies or locates them ---------------
@@ -731,6 +785,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "before|on)", "(which|what) (bus|train|car|route|stop|way|road) (does|do) (your|he|"
         "she|they)", "where you (go|are|will be|play|walk) (after|before|every|on|when)",
         "what time you (get|go|leave|arrive|come)",
+        "(which|what) way do you (walk|go|get|come)", "find your (house|home|school|flat)",
+        "what is (it|your house|your home) near", "(outside|near|next to|in front of|around) "
+        "your (house|home|flat|school|building)", "where is (his|her|their) (office|work|job|"
+        "school|shop)",
     ),
     "ASKING": (
         "(tell me|can you tell|could you tell|can you show|show me|can you read|read me|"
