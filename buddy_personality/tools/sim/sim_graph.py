@@ -15,7 +15,8 @@ Why the outputs are the same on every run:
 
 1. Delivery is synchronous. All nodes share one rclpy context, so Fast DDS delivers a
    message to the readers of this process inside `publish()` (checked at start-up by
-   `check_synchronous_delivery`; replay refuses to run without it).
+   `check_synchronous_delivery`; replay refuses to run without it; this and the
+   guards of points 4 and 5 are in sim_determinism.py).
 2. One callback at a time. Settling asks the executor for ready work without waiting,
    runs one callback, and repeats until a pass finds nothing but background work. The
    executor's order is fixed (node order, then timers, subscriptions, guards, clients,
@@ -46,20 +47,36 @@ runner: 1 s while anything happens, coarser in long quiet stretches; replay: the
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from buddy_personality.dds_confinement import confine_dds
+from buddy_personality.tools.sim.sim_determinism import (
+    SimError,
+    check_synchronous_delivery,
+    deferred_publishes,
+    drop_qos_event_handlers,
+    environment,
+    local_time_zone,
+    ros_time_starts_at,
+)
+from buddy_personality.tools.sim.sim_setup import (
+    DEFAULT_START_S,
+    SimSetup,
+    graph_overrides,
+    seed_daily_usage,
+)
+
+# importable from here as before the split (replay, the scenario runner, tests)
+__all__ = ["CLOCK_TOPIC", "DEFAULT_START_S", "INPUT_TOPICS", "NAMESPACE", "SETUP_KEY",
+           "Captured", "SimError", "SimGraph", "SimSetup", "graph_overrides", "relative",
+           "type_name_of"]
 
 NAMESPACE = "buddy"
-# 2026-03-02 08:00:00 UTC, a Monday morning: the default start of a scenario.
-DEFAULT_START_S = 1772438400.0
 CLOCK_TOPIC = "/clock"
 SETUP_KEY = "buddy.sim_setup"  # rosbag2 custom_data key of the JSON SimSetup
 SETTLE_CALLBACK_LIMIT = 200_000  # callbacks in one settle: more means a livelock
@@ -77,34 +94,6 @@ INPUT_TOPICS: dict[str, str] = {
     "face/touch": "buddy_msgs/msg/TouchEvent",
 }
 
-
-class SimError(RuntimeError):
-    """The sim cannot guarantee a deterministic run (or the graph misbehaved)."""
-
-
-@dataclass(slots=True)
-class SimSetup:
-    """Everything besides the inputs that decides the outputs: stored in every bag the
-    sim writes (custom_data `buddy.sim_setup`), so replay rebuilds the same graph."""
-
-    start_s: float = DEFAULT_START_S
-    seed: int = 0                 # personality.seed and llm_bridge.seed
-    tz: str = "UTC"               # local time zone while the graph runs ("" = the host's)
-    daily_conversation_s: float = 0.0  # RS-2 counter at start (earlier sessions today)
-    llm: str = ""                 # "" = layer 0; "scripted:<name>" = a built-in responder
-    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
-    params_file: str = ""         # "" = config/robot.yaml
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> SimSetup:
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError("sim setup is not a JSON object")
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        return cls(**known)
 
 
 @dataclass(slots=True, frozen=True)
@@ -127,177 +116,6 @@ def relative(topic: str, namespace: str = NAMESPACE) -> str:
     """'/buddy/tts/say' -> 'tts/say'; names outside the namespace stay absolute."""
     prefix = "/" + namespace.strip("/") + "/"
     return topic[len(prefix):] if topic.startswith(prefix) else topic
-
-
-@contextlib.contextmanager
-def _environment(**values: str | None) -> Iterator[None]:
-    """Set (or, with None, unset) environment variables for the block."""
-    old = {k: os.environ.get(k) for k in values}
-    try:
-        for k, v in values.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-@contextlib.contextmanager
-def local_time_zone(tz: str) -> Iterator[None]:
-    """The process's local time zone is `tz` for the block ("" = leave it)."""
-    if not tz:
-        yield
-        return
-    try:
-        with _environment(TZ=tz):
-            time.tzset()
-            yield
-    finally:
-        time.tzset()
-
-
-@contextlib.contextmanager
-def ros_time_starts_at(t_ns: int) -> Iterator[None]:
-    """Nodes built in the block see ROS time `t_ns` from their first line on.
-
-    rclpy's TimeSource starts every sim clock at 0 ("not set") until the first /clock
-    message is spun in, but our nodes read the clock in their constructors (the engine's
-    boot time, the identity core's timers). This wraps TimeSource.attach_clock for the
-    block so a new clock starts at `t_ns` instead of 0.
-    """
-    from rclpy.clock_type import ClockType  # noqa: PLC0415
-    from rclpy.time import Time  # noqa: PLC0415
-    from rclpy.time_source import TimeSource  # noqa: PLC0415
-
-    original = TimeSource.attach_clock
-
-    def attach_clock(self: Any, clock: Any) -> None:
-        if self._last_time_set.nanoseconds == 0:
-            self._last_time_set = Time(nanoseconds=t_ns, clock_type=ClockType.ROS_TIME)
-        original(self, clock)
-
-    TimeSource.attach_clock = attach_clock  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        TimeSource.attach_clock = original  # type: ignore[method-assign]
-
-
-@contextlib.contextmanager
-def deferred_publishes(prefix: str) -> Iterator[list[tuple[Any, Any]]]:
-    """Hold back what is published on topics under `prefix` in the block (the nodes
-    publish their latched state in their constructors) and hand it to the caller.
-
-    Published later, once every node and tap exists, each value reaches every
-    subscription live, inside publish(). Published at once, it would reach the nodes
-    built afterwards as a latched value, which Fast DDS delivers on its own thread at
-    no fixed moment: taken as it comes, it lands at a different point of the event
-    sequence on every run (seen: the identity state arriving 3 s of sim time late).
-    """
-    from rclpy.publisher import Publisher  # noqa: PLC0415
-
-    held: list[tuple[Any, Any]] = []
-    original = Publisher.publish
-
-    def publish(self: Any, msg: Any) -> None:
-        if self.topic_name.startswith(prefix):
-            held.append((self, msg))
-        else:
-            original(self, msg)
-
-    Publisher.publish = publish  # type: ignore[method-assign]
-    try:
-        yield held
-    finally:
-        Publisher.publish = original  # type: ignore[method-assign]
-
-
-def seed_daily_usage(path: Path, start_s: float, daily_s: float) -> None:
-    """Write the RS-2 counter file as if `daily_s` seconds were talked earlier today,
-    through the engine's own UsageCounter (so the format is the engine's)."""
-    from buddy_personality.personality.guardrails import UsageCounter  # noqa: PLC0415
-
-    usage = UsageCounter(path, float(time.localtime(start_s).tm_gmtoff), start_s)
-    usage.daily_s = float(daily_s)
-    usage.save()
-
-
-def graph_overrides(setup: SimSetup, state_dir: Path, llm_url: str) -> dict[str, dict[str, Any]]:
-    """Per-node parameters of a sim graph: sim time, seeds, files under `state_dir`, the
-    LLM URL, the simulated face board; then the setup's own overrides on top."""
-    from buddy_personality.nodes.bringup import NODE_CLASSES  # noqa: PLC0415
-
-    out: dict[str, dict[str, Any]] = {
-        name: {"use_sim_time": True, "start_type_description_service": False}
-        for name in NODE_CLASSES}
-    out["personality"].update(seed=setup.seed, memory_path=str(state_dir / "memory.json"),
-                              usage_path=str(state_dir / "usage.json"))
-    out["identity"].update(profiles_path=str(state_dir / "household.json"))
-    out["llm_bridge"].update(seed=setup.seed, server_url=llm_url,
-                             alert_log_path=str(state_dir / "safety_alerts.jsonl"),
-                             household_path=str(state_dir / "household.json"))
-    out["face_driver"].update(port="sim")
-    # No audio in the sim: the scenario runner stands in for the voice (tts/speaking) and
-    # for the ears (speech/utterance).
-    out["tts"].update(backend="none")
-    out["asr"].update(server_url="", input_wav="")
-    for node, params in setup.overrides.items():
-        if node not in out:
-            raise ValueError(f"override for unknown node {node!r} "
-                             f"(one of {', '.join(NODE_CLASSES)})")
-        out[node].update(params)
-    return out
-
-
-def check_synchronous_delivery(node: Any) -> None:
-    """Raise SimError unless a message published in this process is readable at once
-    (the determinism of the sim rests on it; see the module docstring)."""
-    from std_msgs.msg import Empty  # noqa: PLC0415
-
-    from buddy_personality.nodes.common import qos  # noqa: PLC0415
-    from buddy_personality.nodes.common.rclpy_internals import new_wait_set  # noqa: PLC0415
-
-    topic = "_sim_delivery_check"
-    sub = node.create_subscription(Empty, topic, lambda _m: None, qos.EVENTS)
-    pub = node.create_publisher(Empty, topic, qos.EVENTS)
-    try:
-        if pub.get_subscription_count() < 1:
-            raise SimError("publisher and subscription of one process did not match at "
-                           "once: intra-process delivery is off")
-        for _ in range(3):
-            pub.publish(Empty())
-            ws = new_wait_set((1, 0, 0, 0, 0, 0), node.context.handle)
-            ws.clear_entities()
-            with sub.handle:
-                ws.add_subscription(sub.handle)
-                ws.wait(0)
-                ready = sub.handle.pointer in ws.get_ready_entities("subscription")
-                sub.handle.take_message(Empty, False)
-            if not ready:
-                raise SimError("a message was not readable right after publish(): "
-                               "delivery is asynchronous, so the sim cannot be "
-                               "deterministic (RMW_IMPLEMENTATION must be rmw_fastrtps_cpp)")
-    finally:
-        node.destroy_publisher(pub)
-        node.destroy_subscription(sub)
-
-
-def _drop_qos_event_handlers(node: Any) -> None:
-    """Stop waiting on the QoS event handlers rclpy gives every publisher and
-    subscription (they only log incompatible QoS, which a closed sim with the graph's
-    own profiles cannot have). The executor rebuilds its wait set for every pass, and
-    these ~190 handlers made up most of that cost."""
-    from rclpy.event_handler import EventHandler  # noqa: PLC0415
-
-    for waitable in list(node.waitables):
-        if isinstance(waitable, EventHandler):
-            node.remove_waitable(waitable)
 
 
 class SimGraph:
@@ -385,7 +203,7 @@ class SimGraph:
             args.append("--disable-stdout-logs")
         self._context = Context()
         # A closed world: no discovery of (or by) any other process.
-        with _environment(ROS_AUTOMATIC_DISCOVERY_RANGE="OFF"):
+        with environment(ROS_AUTOMATIC_DISCOVERY_RANGE="OFF"):
             rclpy.init(args=args, context=self._context)
         overrides = graph_overrides(setup, self.state_dir, self.llm_url)
         with ros_time_starts_at(self.now_ns):
@@ -403,7 +221,7 @@ class SimGraph:
                                                    without=frozenset({"parent_dashboard"})),
                                       context=self._context, start_parameter_services=False)
         for node in [*self.nodes, self._driver]:
-            _drop_qos_event_handlers(node)
+            drop_qos_event_handlers(node)
         self._bridge = next((n for n in self.nodes if isinstance(n, LlmBridgeNode)), None)
         self._executor = SingleThreadedExecutor(context=self._context)
         for node in [*self.nodes, self._driver]:
@@ -484,7 +302,7 @@ class SimGraph:
             type_name = type_name_of(cls)
             self._taps.append(self._driver.create_subscription(
                 cls, name, self._tap_callback(name, type_name), profile, raw=True))
-        _drop_qos_event_handlers(self._driver)
+        drop_qos_event_handlers(self._driver)
 
     def _tap_callback(self, topic: str, type_name: str) -> Callable[[bytes], None]:
         def on_message(data: bytes) -> None:
