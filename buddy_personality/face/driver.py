@@ -19,14 +19,29 @@ calls and publishes what comes back.
   was sent for over 200 ms is resent and counted. TIME_SYNC (v2) gives the board
   clock's offset and the round trip.
 - BUTTON / TOUCH from the board come back from `tick`.
+
+Its records (configuration, counters, a tick's output, the system-event display rule)
+are in driver_records.py, its /diagnostics values in driver_report.py.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 from buddy_personality.face import board_rules
+from buddy_personality.face.driver_records import (
+    DEFAULT_BRIGHTNESS,
+    SYS_BOOT,
+    SYS_CRITICAL_BATTERY,
+    SYS_FAULT_CLEARED,
+    SYS_FAULT_RAISED,
+    SYS_LOW_BATTERY,
+    DriverConfig,
+    DriverCounters,
+    TickOutput,
+    system_mode_for,
+)
+from buddy_personality.face.driver_report import driver_diagnostics
 from buddy_personality.face.link import LinkManager
 from buddy_personality.face.policy import FacePolicy, KeepaliveScheduler, ShownFace
 from buddy_personality.face.protocol import (
@@ -54,75 +69,15 @@ from buddy_personality.face.readback import (
     TimeSync,
 )
 from buddy_personality.face.talking import TalkingController
-from buddy_personality.msg_constants import SystemKind
 
-# buddy_msgs/SystemEvent kinds the face acts on (msg_constants: the core imports no ROS).
-SYS_BOOT = SystemKind.BOOT
-SYS_LOW_BATTERY = SystemKind.LOW_BATTERY
-SYS_CRITICAL_BATTERY = SystemKind.CRITICAL_BATTERY
-SYS_FAULT_RAISED = SystemKind.FAULT_RAISED
-SYS_FAULT_CLEARED = SystemKind.FAULT_CLEARED
+# importable from here as before the split (tests, the node)
+__all__ = ["DEFAULT_BRIGHTNESS", "SYS_BOOT", "SYS_CRITICAL_BATTERY", "SYS_FAULT_CLEARED",
+           "SYS_FAULT_RAISED", "SYS_LOW_BATTERY", "DriverConfig", "DriverCounters",
+           "FaceDriverCore", "TickOutput", "system_mode_for"]
 
 # A time-sync ping due within this much goes out with a tick that runs anyway (the 0.9 s
 # keepalive's) rather than waking the paused driver on its own (issue 14).
 TIME_SYNC_EARLY_S = 0.25
-DEFAULT_BRIGHTNESS = 255   # full backlight (the firmware boots at 200)
-
-
-@dataclass(slots=True)
-class DriverConfig:
-    brightness: int = DEFAULT_BRIGHTNESS
-    keepalive_period_s: float = 0.9   # < 1 s so a late tick still makes "once a second"
-    time_sync: bool = True
-    # Button events: the firmware sends at most one per 50 ms status cycle
-    # (face-protocol.md), so more than 20 a second is a faulty board or line; a burst of
-    # `button_burst` passes, the rest of a flood is dropped and counted (issue 14).
-    button_rate_hz: float = 20.0
-    button_burst: int = 5
-    notice_every_s: float = 10.0      # one log line per cause at most this often
-
-
-@dataclass(slots=True)
-class DriverCounters:
-    set_state_sent: int = 0
-    keepalives_sent: int = 0
-    gestures_sent: int = 0
-    gestures_dropped: int = 0
-    stand_in_gestures: int = 0
-    flags_sent: int = 0
-    board_resets: int = 0
-    status_resends: int = 0
-    battery_clamped: int = 0
-    buttons_flood_dropped: int = 0
-    rejected_inputs: dict[str, int] = field(default_factory=dict)
-
-    def reject(self, cause: str) -> None:
-        self.rejected_inputs[cause] = self.rejected_inputs.get(cause, 0) + 1
-
-
-@dataclass(slots=True, frozen=True)
-class TickOutput:
-    buttons: list[ButtonEvent]
-    touches: list[TouchEvent]
-    status_changed: bool
-    # The board said something new (not a heartbeat, not an unchanged FACE_STATUS), or
-    # the link came up: a driver that pauses its fixed-rate tick when nothing is going
-    # on should keep it.
-    board_active: bool = False
-
-
-def system_mode_for(kind: int, battery_pct: float) -> tuple[int, int] | None:
-    """SET_SYSTEM (mode, param) for a system event; None = no display change.
-    The latest event wins; param is the battery level (clamped to 0-100 %, as
-    pct * 255 / 100) for battery events. Raises ValueError for a NaN battery level."""
-    if kind in (SYS_LOW_BATTERY, SYS_CRITICAL_BATTERY):
-        param, _clamped = board_rules.battery_param(battery_pct)
-        return int(SystemMode.LOW_BATTERY), param
-    if kind == SYS_FAULT_RAISED:
-        return int(SystemMode.ERROR_DISPLAY), 0
-    if kind in (SYS_FAULT_CLEARED, SYS_BOOT):
-        return int(SystemMode.NONE), 0
-    return None
 
 
 class FaceDriverCore:
@@ -513,41 +468,7 @@ class FaceDriverCore:
         return MOOD_NAMES[state.mood_id]
 
     def diagnostics(self, now: float) -> dict[str, str]:
-        age = self.policy.snapshot_age(now)
-        c = self.counters
-        values: dict[str, str] = {
-            "port": self.link.port_name,
-            "link_state": self.link.state.name,
-            "protocol_version": str(self.link.version),
-            "last_error": self.link.last_error,
-            "last_board_reset": self.link.last_reset_reason,
-            "snapshot_age_s": "none" if age is None else f"{age:.3f}",
-            "backstop_active": str(self.policy.is_stale(now)),
-            "mood_meant": self.shown.mood if self.shown else "",
-            "board_mood": self.board_mood() or "unknown",
-            "brightness": str(self.config.brightness),
-            "set_state_sent": str(c.set_state_sent),
-            "keepalives_sent": str(c.keepalives_sent),
-            "talking_frames_sent": str(self.talking_ctl.counters.frames),
-            "talking_energy_from_tts": str(self.talking_ctl.counters.from_tts_energy),
-            "talking_energy_from_text": str(self.talking_ctl.counters.from_text),
-            "gestures_sent": str(c.gestures_sent),
-            "gestures_dropped": str(c.gestures_dropped),
-            "stand_in_gestures": str(c.stand_in_gestures),
-            "flags_sent": str(c.flags_sent),
-            "board_resets": str(c.board_resets),
-            "status_resends": str(c.status_resends),
-            "battery_clamped": str(c.battery_clamped),
-            "buttons_flood_dropped": str(c.buttons_flood_dropped),
-        }
-        values.update({f"status_mismatch_{k}": str(v)
-                       for k, v in self.readback.mismatches.items()})
-        if self.last_status is not None and self.last_status.cmd_seq_last_applied is not None:
-            values["board_last_seq"] = str(self.last_status.cmd_seq_last_applied)
-        values.update(self.time_sync.diagnostics())
-        values.update({k: str(v) for k, v in self.link.counters.as_dict().items()})
-        values.update({f"rejected_{k}": str(v) for k, v in c.rejected_inputs.items()})
-        return values
+        return driver_diagnostics(self, now)
 
 
 def _visible(status: FaceStatus) -> tuple[int, int, int, int]:
