@@ -118,11 +118,17 @@ def live_grid(start_ns: int, end_ns: int, step_s: float) -> list[int]:
 
 def heard_at_ns(inputs: Sequence[tuple[int, BagMessage]], contents: BagContents,
                 namespace: str) -> list[int]:
-    """When the graph heard each input (stamp_ns, message): the bridge's first reaction
-    stamped at or after the input, before the next input, within REACTION_WINDOW_S."""
-    reactions = sorted(s for m in contents.messages
-                       if relative(m.topic, namespace) in REACTION_TOPICS
-                       and (s := header_stamp_ns(m)) is not None)
+    """When the graph heard each input (stamp_ns, message), as the sim should hear it: at
+    the reply (`tts/say`) stamped at or after the input, before the next input, within
+    REACTION_WINDOW_S; else at the bridge's first other reaction; else at its stamp.
+    Live the reply waits for the personality to apply its emotion (the mood hold), so
+    the reply's stamp is when the personality took the impulse; the sim does both at
+    once, and a line heard at the bridge's first reaction put the impulse and the
+    reply's spoken-time estimate up to 0.2 s early (a face state missing at a tick)."""
+    stamps = {topic: sorted(s for m in contents.messages
+                            if relative(m.topic, namespace) == topic
+                            and (s := header_stamp_ns(m)) is not None)
+              for topic in REACTION_TOPICS}
     times = [t for t, _m in inputs]
     out = []
     for k, (t, m) in enumerate(inputs):
@@ -133,8 +139,9 @@ def heard_at_ns(inputs: Sequence[tuple[int, BagMessage]], contents: BagContents,
         later = [u for u in times[k + 1:] if u > t]
         if later:
             limit = min(limit, later[0])
-        heard = next((s for s in reactions if t <= s < limit), t)
-        out.append(heard)
+        said = [s for s in stamps["tts/say"] if t <= s < limit]
+        others = [s for topic in REACTION_TOPICS for s in stamps[topic] if t <= s < limit]
+        out.append(said[0] if said else min(others, default=t))
     return out
 
 
