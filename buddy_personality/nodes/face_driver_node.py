@@ -17,7 +17,7 @@ A thin layer around `buddy_personality.face.driver.FaceDriverCore`:
   reader thread wakes the node through a guard condition when the board sends
   anything. Both are exactly when a fixed-rate tick would have found work, so nothing
   is late by more than a timer's latency; board traffic other than heartbeats resumes
-  the 50 Hz tick.
+  the 50 Hz tick (nodes/face_driver/pacing.py).
 - deactivate stops the tick; cleanup closes the port.
 
 Serial reads run on the port's reader thread (`face.transport.ThreadedPort`); the
@@ -46,13 +46,11 @@ face/touch and /diagnostics.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import time
 from typing import Any
 
 from rclpy.clock import Clock, ClockType
-from rclpy.exceptions import InvalidHandle
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.parameter import Parameter
 from std_msgs.msg import Bool, Float32
@@ -78,54 +76,18 @@ from buddy_personality.face.transport import SerialTransport, ThreadedPort, find
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.inbound import InboundChecks
-from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
+from buddy_personality.nodes.common.parameters import declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
+from buddy_personality.nodes.face_driver.pacing import FACE_STATE_PERIOD_S, TickPacing
+from buddy_personality.nodes.face_driver.parameters import PARAMETERS
 
-PARAMETERS: tuple[ParamSpec, ...] = (
-    ParamSpec("autostart", True, "configure and activate on start, so ros2 run works alone",
-              read_only=True),
-    ParamSpec("port", "sim", "serial port path, 'auto' to find the board, 'sim' for an "
-              "in-process simulated board (read at configure)"),
-    ParamSpec("baud", 115200, "serial baud rate (USB CDC ignores it)", min=1200, max=4000000),
-    ParamSpec("tick_hz", 50.0, "face tick rate", min=1.0, max=200.0, read_only=True),
-    ParamSpec("stale_after_s", 3.0, "snapshot age that starts the backstop (spec 002 §11.3)",
-              min=0.1, max=60.0),
-    ParamSpec("keepalive_s", 1.0, "SET_STATE at least this often (DESIGN §4.4)",
-              min=0.05, max=10.0),
-    ParamSpec("protocol_version", 2, "protocol version to negotiate (face-protocol.md)",
-              min=1, max=2),
-    ParamSpec("negotiation_timeout_s", 0.5, "no ACK within this: stay on v1 (old firmware)",
-              min=0.05, max=5.0),
-    ParamSpec("silence_timeout_s", 3.0, "no frame from the board this long = link lost "
-              "(0 = never)", min=0.0, max=60.0),
-    ParamSpec("backoff_initial_s", 0.5, "first reconnect delay, doubled per failure",
-              min=0.01, max=60.0),
-    ParamSpec("backoff_max_s", 8.0, "longest reconnect delay", min=0.01, max=600.0),
-    ParamSpec("brightness", 255, "SET_STATE backlight duty (0 is a dark screen: only if "
-              "asked for; the firmware boots at 200); applied at once when changed",
-              min=0, max=255),
-    ParamSpec("attentive_intensity", 0.5, "intensity of the LISTENING/THINKING face "
-              "(spec 002 §11.1)", min=0.0, max=1.0),
-    ParamSpec("idle_hold_s", 0.5, "pause the fixed-rate tick once the board has sent "
-              "nothing but heartbeats this long; then tick at the next deadline or board "
-              "byte (0 = never pause)", min=0.0, max=60.0, read_only=True),
-)
+__all__ = ["PARAMETERS", "FaceDriverNode", "main"]
 
-# face/state is sent on every change and republished about once a second. The republish
-# rides on the 1 Hz personality snapshot when one comes (an input, after 0.75 s): that is
-# when the rest of the graph is awake anyway, so the subscribers (the dashboard) take it
-# in the same wake. Otherwise a tick republishes it after 1.1 s (issue 14's idle CPU: a
-# republish of its own phase was 1.5 wakes a second of `buddy run`'s main thread).
-FACE_STATE_PERIOD_S = 1.1
-FACE_STATE_ON_INPUT_S = 0.75
-# A paused tick wakes this long after a deadline: every deadline of the core is a
-# strict comparison (e.g. stale once age > 3.0 s), so it has passed when the tick runs.
-DEADLINE_MARGIN_S = 0.001
 STRING_MAX = 64            # DESIGN §5: oversize strings are truncated
 
 
-class FaceDriverNode(InboundChecks, ClosesOwnResources, LifecycleNode):
+class FaceDriverNode(TickPacing, InboundChecks, ClosesOwnResources, LifecycleNode):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("face_driver", **node_kwargs)
         self.params = declare_parameters(self, PARAMETERS)
@@ -371,39 +333,7 @@ class FaceDriverNode(InboundChecks, ClosesOwnResources, LifecycleNode):
                 "(diagnostics battery_clamped)", throttle_duration_sec=10.0)
         self._after_input()
 
-    # --- tick ----------------------------------------------------------------------------
-
-    def _on_timer(self) -> None:
-        # How late this tick is (a stall of this process shows here, issue 14): past
-        # the deadline it was armed for, or past one period of the fixed rate.
-        now = self.now()
-        if self._paused:
-            late = now - self._wake_at
-        elif self._last_tick is not None:
-            late = now - self._last_tick - 1.0 / float(self.params["tick_hz"])
-        else:
-            late = 0.0
-        self._tick_late_max = max(self._tick_late_max, late)
-        self._tick(fixed_rate=not self._paused)
-
-    def _on_board_wake(self) -> None:
-        if self._paused:  # while the tick runs, it reads the board's bytes itself
-            self._tick(fixed_rate=False)
-
-    def _on_board_data(self, data: bytes) -> None:
-        """Reader thread: bytes arrived (or the read failed: b""). Wake a paused tick
-        if they say something new (`BoardNews`: not the 20 Hz FACE_STATUS and 1 Hz
-        HEARTBEAT chatter, which the next deadline tick reads).
-
-        No lock: `_paused` is set before `_pause` checks `_board_data`, and this sets
-        `_board_data` before reading `_paused`, so either this sees the pause and wakes
-        the node, or `_pause` sees the bytes and does not pause."""
-        if data and not self._news.is_news(data):
-            return
-        self._board_data = True
-        if self._paused:
-            with contextlib.suppress(InvalidHandle):  # the node is being destroyed
-                self._board_wake.trigger()
+    # --- tick (its pacing: nodes/face_driver/pacing.py) ---------------------------------
 
     def _tick(self, fixed_rate: bool = True) -> None:
         if self.core is None:
@@ -429,58 +359,6 @@ class FaceDriverNode(InboundChecks, ClosesOwnResources, LifecycleNode):
         if out.board_active:
             self._last_busy = now
         self._schedule(now)
-
-    # --- pausing the tick when idle ------------------------------------------------------
-
-    def _schedule(self, now: float) -> None:
-        """After a tick: keep the fixed rate while the board is busy, else pause."""
-        hold = float(self.params["idle_hold_s"])
-        if hold <= 0.0 or now - self._last_busy <= hold:
-            if self._paused:
-                self._resume()
-            return
-        self._pause(now)
-
-    def _resume(self) -> None:
-        self._paused = False
-        self._last_tick = None
-        if self._timer is not None:
-            self._timer.timer_period_ns = round(1e9 / float(self.params["tick_hz"]))
-            self._timer.reset()
-
-    def _pause(self, now: float) -> None:
-        self._paused = True
-        self._last_tick = None
-        if self._board_data:
-            # Bytes came after this tick's poll and the reader saw no pause: take them.
-            self._board_wake.trigger()
-        self._arm(now, self._next_deadline(now))
-
-    def _next_deadline(self, now: float) -> float:
-        assert self.core is not None
-        deadline = self._last_face_pub + FACE_STATE_PERIOD_S   # face/state republish
-        core_deadline = self.core.next_deadline(now)
-        if core_deadline is not None:
-            deadline = min(deadline, core_deadline)
-        return deadline
-
-    def _arm(self, now: float, deadline: float) -> None:
-        if self._timer is None:
-            return
-        delay = max(deadline - now, 0.0) + DEADLINE_MARGIN_S
-        self._timer.timer_period_ns = round(delay * 1e9)
-        self._timer.reset()
-        self._wake_at = now + delay
-
-    def _after_input(self) -> None:
-        """An input was applied (and sent): publish face/state; a paused tick is
-        brought forward if the input made a deadline earlier (a backstop cap starts)."""
-        self._publish_state(republish_after_s=FACE_STATE_ON_INPUT_S)
-        if self._paused and self.core is not None:
-            now = self.now()
-            deadline = self._next_deadline(now)
-            if deadline + DEADLINE_MARGIN_S < self._wake_at:
-                self._arm(now, deadline)
 
     def _publish_state(self, force: bool = False,
                        republish_after_s: float = FACE_STATE_PERIOD_S) -> None:
