@@ -33,9 +33,10 @@ from buddy_personality.cognition.layer0 import Layer0
 from buddy_personality.cognition.layer0.figures import (
     HELDOUT_SEEDS,
     LabelledLine,
+    WordsLoader,
     measure_heldout,
 )
-from buddy_personality.cognition.layer0.table import YAML_LOADER, load_table
+from buddy_personality.cognition.layer0.table import load_table
 
 TARGET_WRONG_INTENT = 0.05   # issue 30 item 3
 TARGET_WRONG_TONE = 0
@@ -44,7 +45,7 @@ TARGET_WRONG_TONE = 0
 def load_set(path: Path) -> tuple[list[LabelledLine], list[str]]:
     """The set's lines as figures.load_labelled reads them; an entry that is not
     [say, intent(s), tone] is set aside with the reason, not measured (and not fatal)."""
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=WordsLoader)
     if not isinstance(data, dict) or not isinstance(data.get("lines"), list):
         raise ValueError("the set needs a top-level 'lines' list")
     lines: list[LabelledLine] = []

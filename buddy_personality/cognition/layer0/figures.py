@@ -125,8 +125,19 @@ class HeldoutFigures:
         return out
 
 
+class WordsLoader(YAML_LOADER):  # type: ignore[misc,valid-type]
+    """YAML without YAML 1.1's implicit booleans: a child's bare "no", "yes", "on" or
+    "off" in a set is the word, not False (held-out set 11 lost its "no" line so)."""
+
+
+WordsLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in YAML_LOADER.yaml_implicit_resolvers.items()
+}
+
+
 def load_labelled(path: Path) -> list[LabelledLine]:
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=WordsLoader)
     out = []
     for say, intents, tone in data["lines"]:
         names = (intents,) if isinstance(intents, str) else tuple(intents)

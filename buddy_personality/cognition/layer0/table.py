@@ -85,7 +85,7 @@ class IntentRow:
     order: int                          # position in the file: ties go to the first row
     words: frozenset[str]
     phrases: tuple[tuple[str, ...], ...]
-    with_words: frozenset[str]          # if set, one of these must also appear
+    with_words: frozenset[str]          # if set, a word or frame hit needs one of these too
     max_words: int                      # 0 = any length
     question: bool
     emotion: str
@@ -96,6 +96,9 @@ class IntentRow:
     answers: tuple[str, ...]
     again: bool                         # "another one": the previous request row answers
     answers_mention: tuple[str, ...] = ()   # every answer contains one (issue 30)
+    # Loose phrases (a question put to Buddy: "do you", "your"): like words, they need
+    # one of with_words; a row's own phrases are exact and do not.
+    frames: tuple[tuple[str, ...], ...] = ()
 
     @property
     def generic(self) -> bool:
@@ -140,14 +143,17 @@ def _row(raw: Any, order: int) -> IntentRow:
     if tag and not (isinstance(tag, str) and _TAG.match(tag)):
         raise TableError(f"{where}: tag {tag!r} must be snake_case, 2-39 chars")
     words = frozenset(w for v in _strings(raw, "words", where) for w in normalize_words(v))
-    # "frames": more phrases, kept apart in the file so one list can be shared by rows
-    # (a YAML anchor: the ways a child addresses a question to Buddy, "do you", "can you").
-    phrases = tuple(tuple(normalize_words(p)) for key in ("phrases", "frames")
-                    for p in _strings(raw, key, where))
+    phrases = tuple(tuple(normalize_words(p)) for p in _strings(raw, "phrases", where))
+    # "frames": phrases shared by rows through a YAML anchor (the ways a child puts a
+    # question to Buddy, "do you", "can you"); a frame alone says nothing, so it needs one
+    # of the row's "with" words, as the row's words do.
+    frames = tuple(tuple(normalize_words(p)) for p in _strings(raw, "frames", where))
+    if frames and not raw.get("with"):
+        raise TableError(f"{where}: frames need with words")
     with_words = frozenset(
         w for v in _strings(raw, "with", where) for w in normalize_words(v))
     question = bool(raw.get("question", False))
-    if kind != "fallback" and not (words or phrases):
+    if kind != "fallback" and not (words or phrases or frames):
         raise TableError(f"{where}: a row that is not a fallback needs words or phrases")
     answers = tuple(" ".join(a.split()) for a in _strings(raw, "answers", where))
     again = bool(raw.get("again", False))
@@ -171,7 +177,7 @@ def _row(raw: Any, order: int) -> IntentRow:
         phrases=phrases, with_words=with_words, max_words=max_words, question=question,
         emotion=emotion, intensity=float(intensity), mood_reason=reason,
         child_affect=affect, tag=tag or "", answers=answers, again=again,
-        answers_mention=mention,
+        answers_mention=mention, frames=frames,
     )
 
 

@@ -76,14 +76,17 @@ def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
     if row.max_words and len(words) > row.max_words:
         return False
     if row.question:
-        hit = is_question(text, words)
-    else:
-        grams = grams if grams is not None else _ngrams(words)
-        hit = bool(row.words & forms) or any(
-            (p in grams) if len(p) <= 6 else _contains(words, p) for p in row.phrases)
-    if hit and row.with_words:
-        hit = bool(row.with_words & forms)
-    return hit
+        return is_question(text, words)
+    grams = grams if grams is not None else _ngrams(words)
+    if row.with_words:
+        # A word or a frame ("do you") needs one of the row's with words ("eat"); the
+        # row's own phrases are exact and answer alone ("what do robots eat").
+        loose = bool(row.words & forms) or any(p in grams for p in row.frames)
+        if loose and row.with_words & forms:
+            return True
+    elif row.words & forms:
+        return True
+    return any((p in grams) if len(p) <= 6 else _contains(words, p) for p in row.phrases)
 
 
 def matched_word(row: IntentRow, words: list[str], no_echo: frozenset[str]) -> str:
@@ -110,8 +113,11 @@ def understand(text: str, table: Table) -> Understanding:
             and best.intent not in cues.exempt):
         # Issue 30 / DESIGN erratum 15: something hard said about a topic is not met with
         # the topic's cheer ("my ice cream fell on the floor", "my balloon flew away").
-        best = next((g.row for g in cues.groups if g.words & forms
-                     or any(p in grams for p in g.phrases)), best)
+        # A cue inside the row's own phrase was named on purpose ("lost my tooth").
+        own = {w for p in best.phrases if p in grams for w in p}
+        free = forms - own
+        best = next((g.row for g in cues.groups if g.words & free
+                     or any(p in grams and not set(p) <= own for p in g.phrases)), best)
     topic = next((r for r in hits if r.tag), None)
     polarity = POLARITY_NONE
     if topic is not None:

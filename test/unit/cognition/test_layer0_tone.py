@@ -188,6 +188,33 @@ def test_what_a_child_says_to_buddy_without_a_question_is_not_a_question_to_budd
         assert Layer0(TABLE).answer(line, random.Random(0), "s").intent == intent, line
 
 
+def test_a_cue_inside_the_rows_own_phrase_does_not_count() -> None:
+    """answers.yaml hard_cues: "lost my tooth" is growing up (its row names "lost" on
+    purpose), but "my new shoes got muddy" matches growing_up's "new shoes" and carries a
+    cue of its own: not "You're growing up so fast!" (held-out set 11)."""
+    assert Layer0(TABLE).answer("i lost my tooth", random.Random(0), "s").intent == \
+        "growing_up"
+    a = Layer0(TABLE).answer("my new shoes got muddy", random.Random(0), "s")
+    assert a.intent == "complaint" and a.emotion not in CHEER_MOODS
+
+
+def test_a_rows_own_phrase_answers_without_its_with_words() -> None:
+    """A row's phrases are exact ("a live robot"); only its words and shared frames ("do
+    you") need one of its with words (held-out set 10: "are you a live robot" went to
+    buddy_home by "are you" + "live")."""
+    a = Layer0(TABLE).answer("are you a live robot", random.Random(0), "s")
+    assert a.intent == "buddy_life"
+
+
+def test_a_bare_no_in_a_set_is_the_word(tmp_path: Path) -> None:
+    """YAML 1.1 reads a bare no as False: held-out set 11's "[no, \"no\", neutral]" was
+    asked as the line "False". The sets are read without implicit booleans."""
+    path = tmp_path / "set.yaml"
+    path.write_text('lines:\n- [no, "no", neutral]\n- [yes, "yes", positive]\n'
+                    '- [off we go, goodbye, positive]\n', encoding="utf-8")
+    assert [line.say for line in load_labelled(path)] == ["no", "yes", "off we go"]
+
+
 def test_hard_cue_exempt_names_rows_of_the_table() -> None:
     text = """intents:
 - intent: generic
@@ -225,7 +252,8 @@ encore:
 # (measured by the coordinator with scripts/layer0_set.py, not kept here); 7 and later
 # were written by the layer-0 helper of task TL before the fix each measured.
 @pytest.mark.parametrize("name", ["heldout_1", "heldout_2", "heldout_3", "heldout_4",
-                                  "heldout_7", "heldout_8", "heldout_9"])
+                                  "heldout_7", "heldout_8", "heldout_9", "heldout_10",
+                                  "heldout_11"])
 def test_held_out_sets_meet_the_targets(name: str) -> None:
     lines = load_labelled(DATA / f"{name}.yaml")
     assert len(lines) >= 100
