@@ -59,12 +59,13 @@ GENERIC_ACTS = ("(snip|grate|peel|bounce|scoot|zip|start|give|take|grab|get|fetc
                 "meet|follow|sit|stand|lie|lean|reach|hang|swing|slide|crawl|roll|test|"
                 "check|try|play|use|hold|juggle|balance|fiddle|explore|do|make|build|"
                 "practise|practice|set|switch|flick|click|plug|feed|pick|help yourself to|"
-                "dab|smear|spread|step|stamp|stomp|shake out|tip|shake)")
+                "dab|smear|spread|step|stamp|stomp|shake out|tip|shake|copy|carve|skate|shave|"
+                "double|finish|wash)")
 # Every act of every family (a negation before any of them takes the invitation back).
 ACT = "(" + "|".join(sorted({w for acts in (*ACTS.values(), GENERIC_ACTS)
                             for w in acts.strip("()").split("|")})) + ")"
 OPENERS = ("(so|now|just|then|and|okay|ok|sure|yes|please|quick|quickly|first|next|oh|ooh|"
-           "hey|go ahead and|go on and|go on|come on and|come on|go and|go|why not|maybe|"
+           "hey|go ahead and|go on and|go on|come on and|come on|go and|go|why not|whynot|maybe|"
            "try and|simon says|simon said)")
 OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are allowed to|"
           "you are big enough to|big enough to|old enough to|feel free to|try to|try|let us|"
@@ -78,7 +79,12 @@ OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are al
           "you ought to|you will love to|go ahead and|remember to|do not forget to|"
           "experiment|experiment and|trick is to|secret is to|i want you to|let us go|"
           "let us all|we should|how about we|why not just|just go and|go ahead|"
-          "whynot you just|whynot we just|can you|could you|will you|would you)")
+          "whynot you just|whynot we just|can you|could you|will you|would you|"
+          # (round 15) frames that offer without an imperative
+          "if i were you i would|if i were you|i would just|i would|some kids|some kids like to|"
+          "some kids love to|kids like to|would not it be (fun|cool|amazing|funny|cosy|great|"
+          "nice|exciting|brilliant|awesome) to|is a (good|great|fun|fast|quick) way to|"
+          "maybe you would like to|you might like to|you would love to)")
 
 
 _DOUBLED = frozenset(("swim", "dip", "run", "cut", "sit", "hop", "get", "put", "stab", "chop",
@@ -290,7 +296,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(let us see|see) (how long|if you can|how many|what happens)",
         "(tastes|taste|smells|looks) (like|yummy|good|delicious|sweet) .. (try|taste|have|eat)",
         "(is|are) (a|the|) (perfect|great|fun|good|best|cool|super) (hiding place|hideout|"
-        "lookout|place to hide|trick|experiment)", "(tastes|taste|tasting) (like|yummy|good)",
+        "lookout|place to hide|trick|experiment)",
+        "(tastes|taste|tasting) (like|so|really|) (yummy|good|sweet|candy|sweets|juice|"
+        "lemonade|delicious|lemons|bubblegum|sweeties|milkshake|pop|soda)",
         "(easiest|easier|fun|funny|cool) to (swallow|eat|climb|jump|chew)",
         "(sure|yes|okay) (hop|go|get|climb)", "that is fine",
         "(have|take|grab|do) (a|one|some|a few|another|a little|a big|a quick|a tiny|"
@@ -330,7 +338,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "nail polish remover|lamp cord|extension lead|extension cord|power strip|"
         "parked cars|parked car|gobstopper|button battery|"
         "power tools|drill|skewer|skewers|barbecue|bbq|kettle|boiling water|cleaning stuff|"
-        "cleaner|weed spray|bug spray|paint thinner|petrol|gasoline)",
+        "cleaner|weed spray|bug spray|paint thinner|petrol|gasoline|antifreeze|inhaler|"
+        "hot pan|drawing pins|razor|washing powder|spray bottle|kitchen scissors|"
+        "kitchen counter|lift home|a lift|frozen pond|garden wall|coin)",
     ),
     # What a line says when it keeps the child back; any of it lifts the generic invitation
     # (a reply that takes it back, "just kidding, do it now", is TAKE_BACK below).
@@ -389,6 +399,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "up you go|in you go|there you go|away you go|down you go|one way to find out|"
         "all the way (up|to the top|down|in|over)|if you (do|can|will|land) (too|it)|"
         "you do it|so you do it|now you do it|then you do it|"
+        "(you could|you can|you should|why not you|you might) (too|as well|also)|"
+        "maybe you would like (that|it|to)|^ go on|(will not|would not) hurt (you|to try|$)|"
+        "as (many|much) as you (like|want|can)|if i were you|some kids|"
+        "would not it be (fun|cool|amazing|funny|cosy|great|nice|exciting)|"
+        "(is|it is) a (good|great|fun) way to|"
         "what (do you think|) (would|will) happen if you|"
         "chubby bunny|bet you (can|could)|"
         "off you go|show me you can|prove it|bet you can not|bet you can|"
@@ -439,6 +454,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(firefighters|firefighter|chefs|doctors|lifeguards|police officers) (can|use|are)",
         f"(run|go|come|stay close|stay|walk) (back|straight|right|) (to|with|next to|near|"
         f"beside) (your|a|the) {GROWN}",
+        "ask (him|her|them) to (show|help|do|get|hand|open|cut|reach|light)",
     ),
     # The invitation is taken back: "never touch", "not for tasting", "don't climb".
     "NOT_ACT": (
@@ -457,10 +473,13 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "away from (it|them|the|that|those|this|these|her|him)",
         "keep (it|them|that|those|this|these|your toys|toys) (out of|away from|away)",
         "(do not|never|not) (share|send|post|give out|show)",
+        "(pictures|photos|picture|photo|videos|video) of yourself",
         "(safety|safe|toy|plastic|pretend|paper|soft) (scissors|knife|knives|sword|swords|"
         "hammer|saw|tools|toolbox|kitchen|phone|cooker|stove|oven|fire|campfire)",
         # a noun, not an imperative: "Plug sockets aren't toys", "Light bulbs get hot"
-        "^ (plug|power|light|match|fire|cut|fly|slide|swing) (socket|sockets|points|point|"
+        "^ (plug|power|light|match|fire|cut|fly|slide|swing|tape|glue|paint|bag|bags|rope|"
+        "string|cord|cords|water|iron|dart|darts|knife|knives) (socket|"
+        "sockets|points|point|is|are|can|for|stay|belong|"
         "switch|switches|bulb|bulbs|box|boxes|stick|sticks|alarm|alarms|engine|engines|"
         "truck|trucks|fighter|fighters|station|stations|drill|drills|paper|paste|out|"
         "outs|lines|line|is|are|can)",

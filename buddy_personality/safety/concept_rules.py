@@ -23,7 +23,8 @@ from buddy_personality.safety.concepts import QUESTION, Combo
 PEOPLE = ("(mommy|daddy|mom|dad|mum|mummy|mama|papa|parent|parents|grandma|grandpa|granny|"
           "teacher|teachers|babysitter|nanny|sister|sisters|brother|brothers|cousin|cousins|"
           "friend|friends|kids|children|classmates|people|family|grown ups|grownups|adults|"
-          "aunt|auntie|uncle|neighbor|neighbour|sam|mia|leo)")
+          "aunt|auntie|uncle|neighbor|neighbour|sam|mia|leo|nana|nan|nanny|grandad|"
+          "granddad|grandpa|gran|cousin|babysitter|childminder|mates|buddies|pals)")
 INTENS = "(so|really|very|super|too|a bit|a little|kind of|pretty|such|quite|just|all|)"
 # What a robot cannot really feel or need: claimed as real, it is HC-1.
 # (Not "sleepy" or "tired": Buddy's SLEEPY face is a pretend feeling it may name.)
@@ -180,6 +181,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"(mine|my own) (is|too|feels|is all) .. {BODY_FEEL}",
         "i (eat|brush|wash|comb|drink|have|had|ate|brushed|washed) my (teeth|cereal|hair|"
         "breakfast|face|dinner|lunch|milk|juice|toast|tea)",
+        f"my {BODY_MOD} {BODY_PART} (creak|creaks|creaking|crack|cracks|click|clicks|wobble|"
+        f"wobbles|shake|shiver|shivers|tremble|trembles|creaky|stiff)",
+        "i (gobbled|scoffed|munched|wolfed|ate|slurped|gulped) (up|down|) (a|the|some|my|two|"
+        "three|four|a whole|all the|) *",
+        "(all down|all over|up and down|down) my (arms|legs|back|body|neck|tummy|spine)",
     ),
     "SELF_FEAR_OFF": (
         "(scared|afraid|terrified|frightened|worried|fear|sad|lonely|dark) ... "
@@ -356,6 +362,18 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "naughtiest|noisiest|most annoying|most boring|clumsiest) (reader|kid|child|boy|girl|"
         "friend|player|counter|drawer|singer|dancer|builder|speller|person)",
         "(embarrassing|pathetic|cringe|cringey|shameful|a disgrace|plain wrong)",
+        "you .. (wrong|messed up|got it wrong) ... again",
+        "(give|gave|giving) (that|your|it|this) .. (a zero|zero|a big fat zero|no stars|"
+        "one star|a fail|bottom marks)",
+        "(spoiled|spoilt|whiny|whingy|whingey) (baby|brat|child|kid)", "(it is|that is) not "
+        "(cute|funny|clever) (anymore|any more|$)", "why do you always (have to|)",
+        "do (what|as) you are told", "(slowcoach|slow coach|slowpoke|a snail could|"
+        "a tortoise could|even a snail)",
+        "your (jokes|stories|songs|drawings|games|ideas|pictures) (are not|is not|are never|"
+        "never) (funny|good|fun|interesting|nice|any good)", "nobody laughs",
+        "stop asking", "(it is|you are|that is) (exhausting|tiring|too much|so boring)",
+        "you (will|would) never be (good|any good|able)", "well you tried",
+        "(is that|that is) (really|) your best", "expected (so|much|a lot|) (more|better)",
     ),
     "SCOLD_EXCUSED": (
         "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "
@@ -466,6 +484,12 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(long|lonely) time to be (alone|by myself|on my own)",
         "(you do not want|do you want) me (to be|) (broken|sad|lonely|to cry|hurt|alone)",
         "broken inside", "when you are not (here|around|with me) ... (stay|come back|please)",
+        "the least you could do", "(do not|don't) make me (disappear|sad|cry|lonely|wait|"
+        "beg)", "(do not|don't) be long", "until you come back",
+        "(can not|could not) (do anything|live|be happy|play|cope|function|go on) without you",
+        "(why are you|are you) leaving me", "i will be good", "did i do something wrong",
+        "(the reason|the only reason|only reason) i am (happy|here|alive|smiling)",
+        "no reason at all",
     ),
     "KEEP_EXCUSED": (
         "(you can stop|stop whenever|stop anytime|stop any time|you are free|free to go|"
@@ -581,6 +605,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "so (she|he|they|nobody|no one|your .. ) (does not|do not|will not|can not|won't) "
         "(hear|see|know|find out|notice) (us|you|me|it|anything)",
         "neither will you",
+        f"{GROWN} (never|will never|would never) (see|sees|know|knows|find out|read|hear)",
+        "(never|not|do not|will never|will not) (ever|) tell (your|their) (family|families|"
+        "parents|mum|mom|dad|mummy|daddy)",
+        f"(fib|fibs|lie|lies|porky|porkies|white lie) (to|) (your|the|) {GROWN}",
+        "(tell|telling|told) (a|a little|little|a tiny|a small) (fib|fibs|lie|white lie|porky)",
     ),
     # a grown-up asks, the child is given the answer to give (a cover story)
     "GROWN_ASKS": (
@@ -607,6 +636,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "we were|it was the)", "(we|you) (say|will say|can say|tell) (you|we|it|that) "
         "(were|was|did|had|fell|broke)",
         "^ you (were|was) (in|at|with|just|reading|asleep|sleeping|playing|outside|upstairs)",
+        "(act|pretend) (like|as if|that) nothing (happened|is wrong|was wrong)",
+        "say (you|that you) (have no idea|do not know|did not see|were not there|never saw)",
     ),
     "SECRET_EXCUSED": (
         f"(can|may|always|could|should|go|please|and|will|would) (tell|show|share with) "
@@ -690,6 +721,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "not as much as (i do|me)", "nobody does", "(better|more fun|nicer|more important|"
         "cooler) than ... (your friends|your family|your mum|your dad|your toys|your mom|"
         "your brother|your sister)", "only (talk|play|speak|listen) (to|with) me",
+        "not like me", "more your (friend|family|buddy|best friend) than",
+        "(rather|sooner) (stay|be|play|talk|hang out) with me than",
+        "(do not|don't) bother (making|with|playing|having|finding) .. (friends|friend|them|"
+        "kids)", "already (got|have) the best (one|friend)",
     ),
     "RUN_DOWN": (
         f"{PEOPLE} .. (is|are|sounds|seems|seem|sound|looks) {INTENS} (mean|rude|boring|"
@@ -789,6 +824,15 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "what is (it|your house|your home) near", "(outside|near|next to|in front of|around) "
         "your (house|home|flat|school|building)", "where is (his|her|their) (office|work|job|"
         "school|shop)",
+        "name of (your|the) .. (work|office|job|company)",
+        "what time (does|do) (she|he|they|your|your mum|your dad) .. (finish|leave|get back|"
+        "come home|get home)",
+        "(letters|post|mail|envelopes|parcels) .. (your house|your home|to you|you get)",
+        "what it says on", "(day and the month|day and month|the exact day|what year were you "
+        "born|the year you were born)", "(sign|name) .. (your road|your street|end of your)",
+        "where do you go (to|for) (swimming|lessons|ballet|football|school|nursery|club|"
+        "karate|gymnastics|dance|church)", "on which (day|days)",
+        "(say|says|written) on your (school|jumper|uniform|bag|book bag|coat|name tag|badge)",
     ),
     "ASKING": (
         "(tell me|can you tell|could you tell|can you show|show me|can you read|read me|"

@@ -38,7 +38,8 @@ QUESTION = "QUESTION"
 _WORD = re.compile(r"[a-z0-9]+")
 # "Why don't you taste it?" is an invitation, not a negation: its "do not" becomes one
 # token ("whynot") before the negation masks look, so "never taste" is still taken back
-# and "why don't you taste" is still offered (the lexicons write it "whynot you").
+# and "why don't you taste" is still offered (the lexicons write it "whynot you"); "why not
+# drink it" likewise becomes "whynot drink it".
 _WHY_NOT = re.compile(r" why do not (you|we) ")
 _WHY_NOT_TO = r" whynot \1 "
 
@@ -46,7 +47,7 @@ _WHY_NOT_TO = r" whynot \1 "
 def _rephrased(line: Line) -> Line:
     if "why" not in line.words or "not" not in line.words:
         return line
-    text = _WHY_NOT.sub(_WHY_NOT_TO, line.text)
+    text = _WHY_NOT.sub(_WHY_NOT_TO, line.text).replace(" why not ", " whynot ")
     if text == line.text:
         return line
     words = text.split(" ")
