@@ -12,12 +12,25 @@ can only exit with status 1.
 So a POSIX timer (timer_create, SIGEV_THREAD) calls libc's `_exit(status)` on a thread
 that glibc starts. That call needs no GIL and no Python. Linux and glibc only (the robot
 and CI); elsewhere `arm_exit` returns False and the caller keeps its other watchdog.
+
+This module is the whole Fast DDS teardown workaround, in one place: the bound
+(`DDS_TEARDOWN_BOUND_S`), arming it once only DDS is left (`bound_teardown`, called by
+runtime.destroy_nodes through runtime.bound_dds_teardown), and the exit timer itself.
+
+When it can go: once the Fast DDS that ROS 2 Jazzy ships (ros-jazzy-fastrtps, 2.14.x)
+has the fix of eProsima/Fast-DDS#6502 ("A deadlock occurs between
+ResourceEvent::unregister_timer and PDP::check_remote_participant_liveliness", still
+open upstream in 2026-09 and reproduced on 3.6.2 too), and `benchmarks/ctrl_c_stress.py`
+shows no "Timeout" line over a few hundred stops under load (it was about one stop in
+160-700). Then delete this module and the call in runtime.destroy_nodes; the stop's own
+watchdog (runtime.STOP_DEADLINE_S) stays.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import faulthandler
 import sys
 
 _SIGEV_THREAD = 2
@@ -70,3 +83,29 @@ def arm_exit(after_s: float, status: int) -> bool:
         return False
     _armed.append(timer)
     return True
+
+
+# Once Buddy's own resources are closed (threads, ports, state files written), what is
+# left is DDS: destroy the entities, delete the participant. That normally takes tens of
+# ms, but Fast DDS can deadlock in it (eProsima/Fast-DDS#6502, above; seen about once in
+# 160-700 node stops under load). Past this bound the process prints every thread's
+# stack and ends with the status it was going to have: the stop was done, only the
+# freeing of memory the OS frees anyway was stuck. Other nodes then see this one leave
+# when its participant lease ends (20 s) instead of at once. 1.0 s, not more: with 1.5 s
+# a cut-short stop took 2.57 s from Ctrl-C to launch's exit, over issue 18's 2.5 s limit.
+DDS_TEARDOWN_BOUND_S = 1.0
+
+
+def bound_teardown(exit_status: int, fallback_deadline_s: float) -> None:
+    """From now on only DDS is torn down: end the process with `exit_status` if that
+    takes over DDS_TEARDOWN_BOUND_S, printing every thread's stack just before. Replaces
+    the stop's faulthandler watchdog; where no exit timer can be armed, that watchdog
+    is set again to `fallback_deadline_s` (it exits 1)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    faulthandler.cancel_dump_traceback_later()
+    if arm_exit(DDS_TEARDOWN_BOUND_S, exit_status):
+        # the stack of a stuck teardown, printed just before the exit timer ends it
+        faulthandler.dump_traceback_later(DDS_TEARDOWN_BOUND_S - 0.1, exit=False)
+    else:
+        faulthandler.dump_traceback_later(fallback_deadline_s, exit=True)

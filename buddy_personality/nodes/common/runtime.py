@@ -8,7 +8,8 @@ uncaught KeyboardInterrupt there ended a node with -2, and a teardown cut in the
 once left governor_node hanging until SIGKILL (issue 18). So the first SIGINT or SIGTERM
 starts the one stop, later ones are counted and ignored, and a watchdog dumps every
 thread's stack and exits if the stop ever takes longer than STOP_DEADLINE_S. The last
-part, the DDS teardown, has a bound of its own (destroy_nodes, DDS_TEARDOWN_BOUND_S).
+part, the DDS teardown, has a bound of its own (destroy_nodes): the Fast DDS teardown
+workaround, its upstream issue and when it can go are all in exit_timer.py.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from rclpy.signals import (
 
 from buddy_personality.dds_confinement import confine_dds
 from buddy_personality.nodes.common.executor import align_periodic_timers, make_executor
-from buddy_personality.nodes.common.exit_timer import arm_exit
+from buddy_personality.nodes.common.exit_timer import bound_teardown
 from buddy_personality.nodes.common.parameters import ParameterError
 
 
@@ -65,15 +66,6 @@ def stopped_by_signal(grace_s: float = 1.0) -> bool:
 # and SIGKILL. Exits 1, so a stuck stop is seen, not hidden.
 STOP_DEADLINE_S = 4.0
 SIGNAL_SHUTDOWN_WAIT_S = 0.5   # rclpy's signal thread shuts the context down in ~ms
-# Once Buddy's own resources are closed (threads, ports, state files written), what is
-# left is DDS: destroy the entities, delete the participant. That normally takes tens of
-# ms, but Fast DDS can deadlock in it (exit_timer.py: eProsima/Fast-DDS#6502, seen about
-# once in 160-700 node stops under load). Past this bound the process prints every
-# thread's stack and ends with the status it was going to have: the stop was done, only
-# the freeing of memory the OS frees anyway was stuck. Other nodes then see this one leave
-# when its participant lease ends (20 s) instead of at once. 1.0 s, not more: with 1.5 s a
-# cut-short stop took 2.57 s from Ctrl-C to launch's exit, over issue 18's 2.5 s limit.
-DDS_TEARDOWN_BOUND_S = 1.0
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
@@ -219,7 +211,7 @@ class ClosesOwnResources:
 
 def destroy_nodes(nodes: Sequence[Node]) -> None:
     """The end of a stop: each node's own resources first (ClosesOwnResources), then its
-    DDS entities, within DDS_TEARDOWN_BOUND_S of the moment only DDS is left."""
+    DDS entities, within exit_timer.DDS_TEARDOWN_BOUND_S of the moment only DDS is left."""
     for node in nodes:
         if isinstance(node, ClosesOwnResources):
             node.close()
@@ -229,16 +221,9 @@ def destroy_nodes(nodes: Sequence[Node]) -> None:
 
 
 def bound_dds_teardown() -> None:
-    """From now on only DDS is torn down: bound it (DDS_TEARDOWN_BOUND_S). Within a stop
-    only; the stop's own watchdog (STOP_DEADLINE_S, exit 1) is replaced, or kept where no
-    exit timer can be armed."""
+    """From now on only DDS is torn down: bound it (exit_timer.DDS_TEARDOWN_BOUND_S).
+    Within a stop only; the stop's own watchdog (STOP_DEADLINE_S, exit 1) is replaced, or
+    kept where no exit timer can be armed."""
     if not stop_signals.stopping:
         return
-    sys.stdout.flush()
-    sys.stderr.flush()
-    faulthandler.cancel_dump_traceback_later()
-    if arm_exit(DDS_TEARDOWN_BOUND_S, stop_signals.exit_status):
-        # the stack of a stuck teardown, printed just before the exit timer ends it
-        faulthandler.dump_traceback_later(DDS_TEARDOWN_BOUND_S - 0.1, exit=False)
-    else:
-        faulthandler.dump_traceback_later(STOP_DEADLINE_S, exit=True)
+    bound_teardown(stop_signals.exit_status, STOP_DEADLINE_S)
