@@ -246,10 +246,10 @@ class AsrNode(InboundChecks, ClosesOwnResources, Node):
             if buddy:
                 self._count("frames_over_buddy")
             frame = self._aec.process(at, frame)
-            prob = self._vad.probability(frame)
+            prob: float | None = self._vad.probability(frame)
             if self._aec.echo_like:
-                self._count("frames_echo_left")   # Buddy's voice, not yet cancelled
-                prob = 0.0
+                self._count("frames_echo_left")   # Buddy's voice only: no evidence
+                prob = None
             events = self._endpointer.push(at, frame, prob, buddy)
             for ev in events:
                 if isinstance(ev, ActivityChanged):

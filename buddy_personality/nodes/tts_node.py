@@ -34,7 +34,8 @@ from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.inbox import Inbox
 from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, run_node
-from buddy_personality.speech.played import pack_played
+from buddy_personality.speech.endpointing import SAMPLE_RATE
+from buddy_personality.speech.played import PlayedResampler, pack_played
 from buddy_personality.speech.players import (
     AudioUnavailable,
     Player,
@@ -117,6 +118,7 @@ class TtsNode(InboundChecks, ClosesOwnResources, Node):
 
         self._pub_speaking = self.create_publisher(Bool, "tts/speaking", qos.of("tts/speaking"))
         self._pub_energy = self.create_publisher(Float32, "tts/energy", qos.of("tts/energy"))
+        self._played_stream = PlayedResampler()
         self._pub_played = self.create_publisher(Float64MultiArray, "tts/played",
                                                  qos.of("tts/played"))
         self.create_subscription(Say, "tts/say", self._on_say, qos.of("tts/say"))
@@ -247,8 +249,9 @@ class TtsNode(InboundChecks, ClosesOwnResources, Node):
             for e in payload:
                 self._on_playout(e)
         elif kind == "played":
-            at, samples = payload
-            self._pub_played.publish(pack_played(at, samples, self.params["sample_rate"]))
+            # resampled as one stream: per batch, rounding made the reference drift
+            at16, pcm = self._played_stream.feed(*payload, self.params["sample_rate"])
+            self._pub_played.publish(pack_played(at16, pcm, SAMPLE_RATE))
 
     def _on_playout(self, e: PlayoutEvent) -> None:
         if e.kind == STARTED:

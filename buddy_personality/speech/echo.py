@@ -35,14 +35,33 @@ REFERENCE_KEEP_S = 3.0      # played audio kept for alignment
 REFERENCE_WAIT_S = 0.08    # how long a microphone frame waits for its reference
 REFERENCE_STALE_S = 0.15   # no block for this long: the speaker is not playing
 ALIGN_WINDOW_S = 1.0        # microphone audio the delay is measured on
-ALIGN_EVERY_S = 2.0         # how often, while Buddy speaks
+ALIGN_EVERY_S = 0.25        # how often, while Buddy speaks (each measure feeds the drift fit)
 ALIGN_MAX_S = 0.8           # the longest echo delay looked for ...
 ALIGN_AHEAD_S = 0.1         # ... and how early an echo may seem to come
 ALIGN_TOLERANCE_S = 0.04    # within the margin: the filter follows such a change itself
 ALIGN_MIN_CORRELATION = 0.3  # a weaker peak (the child talking, no echo) changes nothing
+# The echo's delay drifts: in the PulseAudio room the loopback's rate control moved it
+# 1.5 ms a second at first (30 -> 5 ms over 20 s of a story, measured every 0.25 s to
+# +-0.05 ms), a real speaker and microphone on two clocks by their ppm. An adaptive filter
+# cannot follow: one sample off at 16 kHz leaves the echo only 8 dB down at 1 kHz (issue
+# 29). So the delay is followed (a line fitted to the last DRIFT_FIT_S of measures) and
+# the reference is read on that line, between samples, so the filter sees a fixed path.
+DRIFT_FIT_S = 3.0           # measures the drift line is fitted to
+DRIFT_TRACK_S = 0.02        # once followed, the delay is looked for this close to the line
+DRIFT_OUTLIER_S = 0.002     # a measure this far off the line is set aside (the child's voice
+DRIFT_RESTART = 4           # ... over Buddy's); this many in a row, agreeing: the path moved
+DRIFT_JUMP_CORRELATION = 0.9  # ... or one measure this clear (under load the room's path
+                            # jumped 43 ms: a loopback underrun)
+DRIFT_NEAR_PEAK = 0.8       # the peak on the line is kept while this strong against the best
+DRIFT_MAX = 0.01            # the fastest drift followed (s/s; the room's was 0.0015)
 COHERENCE_LAG_S = 0.01      # the residual is compared with the reference within this
 COHERENCE_SEARCH_S = 0.1    # ... or within this before the echo's delay is first measured
 COHERENCE_ECHO = 0.5        # correlation above which a residual is Buddy's, not a child
+COHERENCE_MIC = 0.9         # ... or the microphone itself is this much Buddy's voice
+# What the filter leaves of Buddy's voice is still speech to a VAD (Silero heard 40 % of a
+# story's frames at 15-25 dB down in the room, issue 29): a frame the filter took this
+# much out of, while Buddy plays, is Buddy's (a child over Buddy keeps the frame loud).
+RESIDUAL_ECHO_DB = 10.0
 ACTIVE_AFTER_S = 1.0        # the filter runs this long after the last played sample (echo tail)
 # The two streams are continuous but their per-block stamps are not (a loaded machine's
 # audio callbacks run late: 3 ms std, single frames 60 ms late, issue 29): each stream is
@@ -133,6 +152,21 @@ class ReferenceTrack:
                 return False        # nothing is being played: no block is on its way
             return self._added.wait_for(lambda: self.last_sample_at >= at, timeout_s)
 
+    def window_between(self, at: float, n: int, step: float) -> np.ndarray:
+        """n samples read from `at` every `step` samples (about 1: a drifting clock's
+        rate), between the played samples (Catmull-Rom): the reference resampled onto
+        the microphone's time line (issue 29)."""
+        pos = at * SAMPLE_RATE + np.arange(n) * step
+        lo = int(np.floor(pos[0])) - 1
+        base = self.window(lo / SAMPLE_RATE, int(np.floor(pos[-1])) - lo + 3)
+        x = base.astype(np.float32)
+        i = np.floor(pos).astype(np.int64) - lo
+        t = (pos - np.floor(pos)).astype(np.float32)
+        p0, p1, p2, p3 = x[i - 1], x[i], x[i + 1], x[i + 2]
+        y = p1 + 0.5 * t * (p2 - p0 + t * (2 * p0 - 5 * p1 + 4 * p2 - p3
+                                            + t * (3 * (p1 - p2) + p3 - p0)))
+        return np.clip(np.rint(y), -32768, 32767).astype(np.int16)
+
     def window(self, at: float, n: int) -> np.ndarray:
         """n samples from `at` (zeros where nothing was played)."""
         out = np.zeros(n, dtype=np.int16)
@@ -180,6 +214,13 @@ class SpeexCanceller:
         self.delay_s = 0.0            # the echo's delay against the stamps (measured)
         self._filter_s = (1 << round(np.log2(filter_s * SAMPLE_RATE))) / SAMPLE_RATE
         self._shift_s = 0.0           # the reference's shift for the filter (see _align)
+        self._anchor_s = 0.0          # the delay the shift was set for (drift moves it on)
+        self._fit: deque[tuple[float, float]] = deque()   # (at, measured delay)
+        self._slope = 0.0             # the delay's drift (s/s) ...
+        self._fit_at = 0.0            # ... through (_fit_at, _fit_delay)
+        self._fit_delay = 0.0
+        self._pending: list[float] = []  # consecutive measures off the line
+        self.outliers = 0             # measures set aside (diagnostics)
         self.echo_like = False        # the last frame still follows the reference
         self.alignments = 0
         self._mic: deque[tuple[float, np.ndarray]] = deque()
@@ -201,7 +242,12 @@ class SpeexCanceller:
         self.track.wait_until(start + frame.size / SAMPLE_RATE, REFERENCE_WAIT_S)
         t0 = time.thread_time()
         self._align(at, frame)
-        ref = self.track.window(at - self._shift_s + self._margin_s, frame.size)
+        # the reference on the drift line: the echo stays where the filter learned it
+        if self._fit:
+            self.delay_s = self._delay_at(at)
+        shift = self._shift_s + self.delay_s - self._anchor_s if self._fit else self._shift_s
+        ref = self.track.window_between(at - shift + self._margin_s, frame.size,
+                                        1.0 - self._slope)
         mic = np.ascontiguousarray(frame, dtype=np.int16)
         out = np.empty_like(mic)
         b = self._block
@@ -209,36 +255,52 @@ class SpeexCanceller:
             self._lib.AecCancelEcho(self._handle, mic[i:i + b].ctypes.data_as(self._ptr),
                                     ref[i:i + b].ctypes.data_as(self._ptr),
                                     out[i:i + b].ctypes.data_as(self._ptr), b)
-        self.echo_like = self._coherent(at, out)
+        self.echo_like = self._echo_only(at, mic, out)
         self.frames += 1
         self.cpu_s += time.thread_time() - t0
         return out
 
-    def _coherent(self, at: float, out: np.ndarray) -> bool:
-        """Whether what is left still follows Buddy's voice (the filter has not converged
-        yet, at the start of its first lines): then it is echo, not a child."""
-        x = out.astype(np.float32)
+    def _echo_only(self, at: float, mic: np.ndarray, out: np.ndarray) -> bool:
+        """Whether the frame holds only Buddy's voice (then the VAD's word is not the
+        child's): the filter took RESIDUAL_ECHO_DB out of it, or what is left still
+        follows Buddy's voice (the filter has not converged yet, at the start of its first
+        lines), or the microphone is nearly all Buddy's voice at the echo's delay."""
+        e_in = float(np.dot(mic.astype(np.float32), mic.astype(np.float32)))
+        e_out = float(np.dot(out.astype(np.float32), out.astype(np.float32)))
         # before the first alignment (a line's first second, the filter not converged)
         # the echo's delay is unknown: the room's test heard it 31 ms after its stamp,
         # outside +-10 ms, and Buddy's first words were taken for a child (issue 29)
-        lag_s = COHERENCE_LAG_S if self.alignments else COHERENCE_SEARCH_S
+        # ... nor while the line is in doubt (a measure off it: the room's path jumped)
+        lag_s = COHERENCE_LAG_S if self.alignments and not self._pending \
+            else COHERENCE_SEARCH_S
         lag = round(lag_s * SAMPLE_RATE)
         ref = self.track.window(at - self.delay_s - lag_s,
-                                x.size + 2 * lag).astype(np.float32)
-        ex = float(np.dot(x, x))
-        if ex <= 0.0 or not np.any(ref):
-            return False
-        corr = np.correlate(ref, x, mode="valid")       # 2 * lag + 1 shifts
-        win = np.convolve(ref * ref, np.ones(x.size, np.float32), mode="valid")
-        best = float(np.max(np.abs(corr) / np.sqrt(ex * np.maximum(win, 1e-9))))
-        return best >= COHERENCE_ECHO
+                                out.size + 2 * lag).astype(np.float32)
+        if not np.any(ref):
+            return False                     # nothing of Buddy's near this frame
+        if e_out * 10 ** (RESIDUAL_ECHO_DB / 10) < e_in:
+            return True
+        win = np.convolve(ref * ref, np.ones(out.size, np.float32), mode="valid")
+        for x, bar in ((out, COHERENCE_ECHO), (mic, COHERENCE_MIC)):
+            xf = x.astype(np.float32)
+            ex = float(np.dot(xf, xf))
+            if ex <= 0.0:
+                continue
+            corr = np.correlate(ref, xf, mode="valid")       # 2 * lag + 1 shifts
+            if float(np.max(np.abs(corr) / np.sqrt(ex * np.maximum(win, 1e-9)))) >= bar:
+                return True
+        return False
+
+    def _delay_at(self, at: float) -> float:
+        return self._fit_delay + self._slope * (at - self._fit_at)
 
     def _align(self, at: float, frame: np.ndarray) -> None:
         """The echo's delay against the two devices' time stamps (audio servers and ALSA
         plug-ins add buffers the stamps do not show): the lag of the strongest
         correlation between the microphone's last ALIGN_WINDOW_S and what was played,
-        looked for every ALIGN_EVERY_S while Buddy speaks. A filter only models
-        ALIGN's margin plus its own length: this keeps the echo inside it."""
+        to a fraction of a sample, measured every ALIGN_EVERY_S while Buddy speaks and
+        followed as a drifting line (DRIFT_*). A filter only models the margin plus its
+        own length: the shift keeps the echo inside it."""
         self._mic.append((at, frame.astype(np.float32)))
         while self._mic and self._mic[0][0] < at - ALIGN_WINDOW_S:
             self._mic.popleft()
@@ -248,26 +310,83 @@ class SpeexCanceller:
         self._next_align = at + ALIGN_EVERY_S
         t0 = self._mic[0][0]
         mic = np.concatenate([f for _, f in self._mic])
-        back, ahead = round(ALIGN_MAX_S * SAMPLE_RATE), round(ALIGN_AHEAD_S * SAMPLE_RATE)
-        ref = self.track.window(t0 - ALIGN_MAX_S, mic.size + back + ahead).astype(np.float32)
+        tracking = bool(self._fit)
+        # once followed, only near the line (cheaper, and the child's voice over Buddy's
+        # cannot pull the measure far); else anywhere from ALIGN_AHEAD_S early to ALIGN_MAX_S
+        late, early = (self._delay_at(t0) + DRIFT_TRACK_S, DRIFT_TRACK_S - self._delay_at(t0)) \
+            if tracking else (ALIGN_MAX_S, ALIGN_AHEAD_S)
+        back, ahead = round(late * SAMPLE_RATE), round(early * SAMPLE_RATE)
+        if back + ahead <= 2:
+            return
+        ref = self.track.window(t0 - back / SAMPLE_RATE,
+                                mic.size + back + ahead).astype(np.float32)
         n = 1 << int(np.ceil(np.log2(ref.size + mic.size)))
         corr = np.fft.irfft(np.fft.rfft(ref, n) * np.conj(np.fft.rfft(mic, n)), n)
-        corr = corr[:back + ahead + 1]                 # ref shifted by j against mic
-        j = int(np.argmax(np.abs(corr)))
+        corr = np.abs(corr[:back + ahead + 1])         # ref shifted by j against mic
+        j = int(np.argmax(corr))
+        if tracking:
+            # a voice's pitch period repeats the peak (espeak's en-us every 10.6 ms): on a
+            # glitch in the room the strongest can be one period off; the line's own peak
+            # is taken while it is nearly as strong
+            near = back - round(self._delay_at(t0 + ALIGN_WINDOW_S / 2) * SAMPLE_RATE)
+            w = round(DRIFT_OUTLIER_S * SAMPLE_RATE)
+            a, b = max(0, near - w), min(corr.size, near + w + 1)
+            if b > a:
+                k = a + int(np.argmax(corr[a:b]))
+                if corr[k] >= DRIFT_NEAR_PEAK * corr[j]:
+                    j = k
         energy = np.sqrt(np.sum(mic * mic) * np.sum(ref[j:j + mic.size] ** 2))
-        if energy > 0 and abs(corr[j]) / energy >= ALIGN_MIN_CORRELATION:
-            delay = ALIGN_MAX_S - j / SAMPLE_RATE
-            # a moved reference makes the filter learn the room again: move it only when
-            # the echo leaves what the filter covers (shift - margin .. + filter_s), not
-            # for a measured delay the filter already models: in the room the first
-            # measurement (~25 ms, after a second of Buddy's first line) moved it from 0
-            # and the filter started over just as Buddy's voice was loudest (issue 29)
-            lo = self._shift_s - self._margin_s + ALIGN_TOLERANCE_S / 4
-            hi = self._shift_s - self._margin_s + self._filter_s - ALIGN_TOLERANCE_S
-            if not lo <= delay <= hi:
-                self._shift_s = delay
-            self.delay_s = delay
-            self.alignments += 1
+        strength = corr[j] / energy if energy > 0 else 0.0
+        if strength < ALIGN_MIN_CORRELATION:
+            return
+        frac = 0.0
+        if 0 < j < corr.size - 1:                      # the peak between two samples
+            y0, y1, y2 = corr[j - 1], corr[j], corr[j + 1]
+            den = y0 - 2.0 * y1 + y2
+            frac = float(np.clip(0.5 * (y0 - y2) / den, -0.5, 0.5)) if den < 0 else 0.0
+        delay = (back - j - frac) / SAMPLE_RATE
+        mid = t0 + ALIGN_WINDOW_S / 2
+        if tracking and abs(delay - self._delay_at(mid)) > DRIFT_OUTLIER_S:
+            self.outliers += 1
+            # the same new delay DRIFT_RESTART times in a row: the path moved; else an
+            # odd measure (a glitch, the child over Buddy) and the line holds
+            if self._pending and abs(delay - self._pending[-1]) > DRIFT_OUTLIER_S:
+                self._pending.clear()
+            self._pending.append(delay)
+            if len(self._pending) < DRIFT_RESTART and strength < DRIFT_JUMP_CORRELATION:
+                return
+            self._restart(delay)
+        self._pending.clear()
+        if not self._fit:
+            self._restart(delay)
+        self._fit.append((mid, delay))
+        while self._fit and self._fit[0][0] < mid - DRIFT_FIT_S:
+            self._fit.popleft()
+        ts = np.array([t for t, _ in self._fit])
+        ds = np.array([d for _, d in self._fit])
+        self._fit_at, self._fit_delay = float(ts.mean()), float(ds.mean())
+        if ts[-1] - ts[0] >= 0.5:
+            dt = ts - ts.mean()
+            self._slope = float(np.clip(np.dot(dt, ds - ds.mean()) / np.dot(dt, dt),
+                                        -DRIFT_MAX, DRIFT_MAX))
+        self.delay_s = self._delay_at(at)
+        self.alignments += 1
+
+    def _restart(self, delay: float) -> None:
+        """A new echo path (the first measure, or a jump): the reference keeps its
+        current shift when the echo is still inside what the filter covers (shift -
+        margin .. + filter_s): a moved reference makes the filter learn the room again;
+        in the room the first measurement (~25 ms, a second into Buddy's first line)
+        moved it from 0 and the filter started over as Buddy's voice was loudest."""
+        shift = self._shift_s + (self.delay_s - self._anchor_s if self._fit else 0.0)
+        lo = shift - self._margin_s + ALIGN_TOLERANCE_S / 4
+        hi = shift - self._margin_s + self._filter_s - ALIGN_TOLERANCE_S
+        self._shift_s = shift if lo <= delay <= hi else delay
+        self._anchor_s = delay
+        self._fit.clear()
+        self._slope = 0.0
+        self._fit_at, self._fit_delay = 0.0, delay
+        self.delay_s = delay
 
     def close(self) -> None:
         if self._handle:

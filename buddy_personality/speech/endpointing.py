@@ -43,6 +43,10 @@ class EndpointConfig:
     # that what the echo canceller leaves of Buddy's voice is not a barge-in (erratum 24).
     speaking_start_threshold: float = 0.8
     speaking_min_speech_s: float = 0.3
+    # Frames the echo canceller says are only Buddy's voice are no evidence either way
+    # (issue 29), but before activity the child's evidence must come this close together:
+    # stray frames of residual scattered over a story added up to 0.3 s in the room.
+    echo_gap_s: float = 0.45
 
 
 @dataclass(slots=True, frozen=True)
@@ -90,6 +94,7 @@ class Endpointer:
     _start: float = 0.0
     _speech_s: float = 0.0      # speech frames in the current candidate turn
     _pause_s: float = 0.0       # pause frames in a row
+    _gap_s: float = 0.0         # pause or echo-only frames since the last speech frame
     _active: bool = False       # activity reported
     _in_turn: bool = False
     _last_speech_end: float = 0.0
@@ -97,15 +102,32 @@ class Endpointer:
     _part: int = 0              # segments already sent of the current turn
     _turn_speech_s: float = 0.0  # speech in the segments already sent
 
-    def push(self, at: float, frame: np.ndarray, prob: float,
+    def push(self, at: float, frame: np.ndarray, prob: float | None,
              buddy_speaking: bool = False) -> list[EndpointEvent]:
         """One frame captured at `at` (its first sample) with speech probability `prob`;
-        `buddy_speaking`: Buddy's voice may be in it (stricter evidence, erratum 24)."""
+        `buddy_speaking`: Buddy's voice may be in it (stricter evidence, erratum 24).
+        `prob` None: the frame is only Buddy's voice as far as the echo canceller can
+        tell, no evidence either way: kept with the turn, counted neither as the child's
+        speech nor as a pause (a child talking over Buddy has quieter moments where the
+        echo dominates; counting them as pauses dropped the turn, issue 29)."""
         c = self.config
         events: list[EndpointEvent] = []
         end_at = at + FRAME_S
         start_threshold = max(c.start_threshold, c.speaking_start_threshold) \
             if buddy_speaking else c.start_threshold
+        if prob is None:
+            if self._in_turn:
+                self._frames.append(frame)
+                self._gap_s += FRAME_S
+                if not self._active and self._gap_s >= c.echo_gap_s - 1e-9:
+                    self._abandon()       # scattered residual of Buddy's voice: no turn
+                elif self._active and len(self._frames) * FRAME_S >= c.max_turn_s:
+                    self._split(events, end_at)
+            else:
+                self._pre.append(frame)
+                while len(self._pre) * FRAME_S > c.pre_roll_s + 1e-9:
+                    self._pre.popleft()
+            return events
         if not self._in_turn:
             if prob >= start_threshold:
                 self._in_turn = True
@@ -115,7 +137,7 @@ class Endpointer:
                 self._frames = list(self._pre)
                 self._start = at - len(self._pre) * FRAME_S
                 self._pre.clear()
-                self._speech_s, self._pause_s = 0.0, 0.0
+                self._speech_s, self._pause_s, self._gap_s = 0.0, 0.0, 0.0
             else:
                 self._pre.append(frame)
                 while len(self._pre) * FRAME_S > c.pre_roll_s + 1e-9:
@@ -128,6 +150,7 @@ class Endpointer:
         if prob >= speech_threshold:
             self._speech_s += FRAME_S
             self._pause_s = 0.0
+            self._gap_s = 0.0
             self._last_speech_end = end_at
             min_speech = max(c.min_speech_s, c.speaking_min_speech_s) \
                 if buddy_speaking else c.min_speech_s
@@ -138,7 +161,9 @@ class Endpointer:
                 events.append(ActivityChanged(True, end_at))
         else:
             self._pause_s += FRAME_S
-            if not self._active and self._pause_s >= 0.25:
+            self._gap_s += FRAME_S
+            if not self._active and (self._pause_s >= 0.25
+                                     or self._gap_s >= c.echo_gap_s - 1e-9):
                 self._abandon()           # a click, a breath, an echo: no turn
                 return events
         if self._active and self._pause_s >= c.end_silence_s - 1e-9:
@@ -204,4 +229,5 @@ class Endpointer:
         self._frames = []
         self._speech_s = 0.0
         self._pause_s = 0.0
+        self._gap_s = 0.0
         self._part = 0

@@ -45,3 +45,45 @@ def unpack_played(msg: Float64MultiArray) -> tuple[float, np.ndarray] | None:
         return None
     return at, to_int16(np.clip(samples, -1.0, 1.0).astype(np.float32))
 
+
+
+class PlayedResampler:
+    """The played stream brought to 16 kHz *as a stream* (issue 29). Resampling each
+    batch on its own rounds its length: a 40 ms batch of 880 samples at 22050 Hz became
+    639 samples instead of 638.55, the reference grew 0.7 ms a second longer than what
+    was played, and the echo canceller saw Buddy's echo walk 30 ms over a story (the
+    "drift" the room test measured) and jump back when the track re-anchored it. Here
+    output sample j of a stream is the input at j * rate / 16000 exactly, interpolated
+    across batch boundaries, and each batch's stamp is its first output sample's time.
+    A batch that does not follow the previous one (a gap of silence, another rate)
+    starts a new stream."""
+
+    def __init__(self, contiguous_s: float = 0.004) -> None:
+        self._contiguous_s = contiguous_s
+        self._rate = 0
+        self._next_at = -1e18      # where a batch continuing the stream starts (s)
+        self._in0 = 0              # the stream's input index of the next batch
+        self._out = 0              # the next output index
+        self._last = 0.0           # the previous batch's last input sample
+
+    def feed(self, at: float, samples: np.ndarray, rate: int) -> tuple[float, np.ndarray]:
+        """(time of the first 16 kHz sample, float32 samples) for one played batch."""
+        x = np.asarray(samples, dtype=np.float32)
+        if rate == SAMPLE_RATE or x.size == 0:
+            return at, x
+        if rate != self._rate or abs(at - self._next_at) > self._contiguous_s:
+            self._rate, self._in0, self._out, self._last = rate, 0, 0, float(x[0])
+            stream_at = at
+        else:
+            stream_at = self._next_at      # the stream's own time line, not the stamp
+        step = rate / SAMPLE_RATE
+        end = self._in0 + x.size - 1                   # the last input index held
+        n = max(0, int(np.floor(end / step)) - self._out + 1)
+        pos = (self._out + np.arange(n)) * step - self._in0 + 1.0   # into [last, x...]
+        out = np.interp(pos, np.arange(x.size + 1), np.concatenate([[self._last], x]))
+        first_at = stream_at + (self._out * step - self._in0) / rate
+        self._out += n
+        self._in0 += x.size
+        self._last = float(x[-1])
+        self._next_at = stream_at + x.size / rate
+        return first_at, out.astype(np.float32)

@@ -199,13 +199,7 @@ def test_a_child_talking_over_the_story_stops_it_and_is_heard(ros, pulse_room, t
 
 @pytest.mark.parametrize("canceller", [
     "off",
-    pytest.param("software", marks=pytest.mark.xfail(
-        strict=True, reason="issue 29: in this room speexdsp takes Buddy's voice down by "
-        "only 3 dB in a line's first 2 s and 9-14 dB after (29 dB on synthetic echo: "
-        "test/unit/speech/test_speech_echo.py): the room's loopback drifts about 0.65 ms "
-        "a second against the played stream (echo 31 -> 24 ms over 11 s; the best fixed "
-        "filter over 2 s removes only 4-8 dB), so speexdsp needs drift compensation; "
-        "about 2 s into the story 0.3 s of residual passes the higher bar")),
+    "software",
 ])
 def test_buddys_story_in_the_room_with_and_without_a_canceller(ros, pulse_room, tmp_path,
                                                                node_process, monkeypatch,

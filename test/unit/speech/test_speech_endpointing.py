@@ -19,7 +19,7 @@ from buddy_personality.speech.endpointing import (
 )
 
 
-def feed(ep: Endpointer, probs: list[float], t0: float = 0.0,
+def feed(ep: Endpointer, probs: list[float | None], t0: float = 0.0,
          buddy_speaking: bool = False) -> list:
     events = []
     for i, p in enumerate(probs):
@@ -129,3 +129,21 @@ def test_a_child_talking_over_buddy_is_heard_from_the_start_of_the_words() -> No
     assert acts[0].active and acts[0].at == pytest.approx(2.0 + 0.3, abs=2 * FRAME_S)
     assert len(segs) == 1 and segs[0].start <= 2.0 - 0.25    # pre-roll kept
     assert ep.stats.over_buddy == 1
+
+
+def test_frames_that_are_only_buddys_voice_do_not_break_a_childs_turn() -> None:
+    """Issue 29: over Buddy's story the echo canceller marks the child's quieter moments as
+    Buddy's voice only (no evidence either way, `None`). In the room 0.1 s of the child
+    alternated with 0.29 s of such frames: counted as pauses they dropped every turn
+    before the 0.3 s of evidence; not counted, the child is heard and nothing is lost."""
+    cfg = EndpointConfig(speaking_start_threshold=0.8, speaking_min_speech_s=0.3)
+    ep = Endpointer(cfg)
+    child = (frames(0.1, 0.95) + [None] * 9) * 6
+    events = feed(ep, frames(1.0, 0.1) + child + frames(1.5, 0.0), buddy_speaking=True)
+    acts = [e for e in events if isinstance(e, ActivityChanged)]
+    segs = [e for e in events if isinstance(e, Segment)]
+    assert acts and acts[0].active
+    assert len(segs) == 1 and segs[0].start <= 1.0 - 0.25
+    assert segs[0].audio.size >= len(child) * FRAME_SAMPLES      # the echo-only frames too
+    # Buddy's voice alone (every frame marked) is never a turn
+    assert feed(Endpointer(cfg), [None] * 100, buddy_speaking=True) == []
