@@ -29,6 +29,7 @@ are compared with their stamps taken as A (`startup_stamps`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -120,7 +121,8 @@ def heard_at_ns(inputs: Sequence[tuple[int, BagMessage]], contents: BagContents,
                 namespace: str) -> list[int]:
     """When the graph heard each input (stamp_ns, message), as the sim should hear it: at
     the reply (`tts/say`) stamped at or after the input, before the next input, within
-    REACTION_WINDOW_S; else at the bridge's first other reaction; else at its stamp.
+    REACTION_WINDOW_S; for a line that started or ended a session, when the session
+    did (`conversation/events`: the usage counts from there); else at its stamp.
     Live the reply waits for the personality to apply its emotion (the mood hold), so
     the reply's stamp is when the personality took the impulse; the sim does both at
     once, and a line heard at the bridge's first reaction put the impulse and the
@@ -139,9 +141,15 @@ def heard_at_ns(inputs: Sequence[tuple[int, BagMessage]], contents: BagContents,
         later = [u for u in times[k + 1:] if u > t]
         if later:
             limit = min(limit, later[0])
-        said = [s for s in stamps["tts/say"] if t <= s < limit]
-        others = [s for topic in REACTION_TOPICS for s in stamps[topic] if t <= s < limit]
-        out.append(said[0] if said else min(others, default=t))
+        # a line that started or ended a session: when the session did (RS-1/RS-2
+        # count its seconds from there); else the reply; else any other reaction
+        for topic in ("conversation/events", "tts/say", "personality/ai_emotion"):
+            first = next((s for s in stamps[topic] if t <= s < limit), None)
+            if first is not None:
+                out.append(first)
+                break
+        else:
+            out.append(t)
     return out
 
 
@@ -158,20 +166,18 @@ def startup_stamps(records: Mapping[str, list[Record]], start_s: float
     return out
 
 
-# The face driver's own thread shows a passing state for a few ms to tens of ms live
-# (measured 9-76 ms: its start-up state before the first snapshot, the old mood before a
-# reply's emotion) where the sim shows only the step's last (replay.RULES face/state).
-FACE_BURST_S = 0.2
-
-
-def settle_bursts(records: Sequence[Record], window_s: float = FACE_BURST_S) -> list[Record]:
-    """Every message of a burst (each less than `window_s` after the one before) takes
-    the burst's last receive time, so the `settled` rule keeps only the burst's last."""
-    out = list(records)
-    end = len(out) - 1
-    for k in range(len(out) - 2, -1, -1):
-        if out[k + 1].t - out[k].t < window_s:
-            out[k] = Record(out[end].t, out[k].fields)
-        else:
-            end = k
+# The face driver runs on the steady clock in a thread of its own (replay.RULES
+# face/state): live it shows passing states for a few ms to 0.2 s (its start-up state,
+# the old mood before a reply's emotion, a phase a few ms before the next) that fall on
+# either side of a tick at random. Compared: the state it shows at the end of each tick
+# period of the personality (1 s), as a sequence of changes.
+def settle_per_tick(records: Sequence[Record], start_s: float,
+                    period_s: float = TICK_PERIOD_NS / NS) -> list[Record]:
+    """Each message takes the end of its tick period (by its header stamp) as receive
+    time, so the `settled` rule keeps the last state of each period."""
+    out = []
+    for r in records:
+        stamp = r.fields.get("header.stamp", r.t)
+        k = math.floor((stamp - start_s) / period_s)
+        out.append(Record(start_s + (k + 1) * period_s, r.fields))
     return out

@@ -58,7 +58,7 @@ from buddy_personality.tools.bags.live_timing import (
     live_grid,
     live_slack,
     output_stamps_ns,
-    settle_bursts,
+    settle_per_tick,
     start_ticking_at,
     startup_stamps,
     tick_start_ns,
@@ -114,6 +114,13 @@ RULES: dict[str, TopicRule] = {
                                ignore=frozenset({"detail"}),
                                why="outputs only: SERVER_ONLINE / SERVER_OFFLINE"),
 }
+
+
+# A live recording's face state is compared per tick period (live_timing.settle_per_tick):
+# its stamps are the face thread's, within the period by construction.
+LIVE_RULES: dict[str, TopicRule] = {**RULES, "face/state": TopicRule(
+    ignore=frozenset({"snapshot_age_s", "header.stamp"}), dedupe=True, settled=True,
+    why="the state at the end of each tick period, as a sequence of changes")}
 
 
 @dataclass(slots=True)
@@ -427,8 +434,9 @@ def replay_bag(path: Path | str, *, tolerance: float | None = None,
         replayed = startup_stamps(replayed, tick_ns * 1e-9)
         for side in (recorded, replayed):
             if "face/state" in side:
-                side["face/state"] = settle_bursts(side["face/state"])
-    report = compare(recorded, replayed, rules=RULES, tolerance=tolerance,
+                side["face/state"] = settle_per_tick(side["face/state"], tick_ns * 1e-9)
+    report = compare(recorded, replayed, rules=LIVE_RULES if ticked else RULES,
+                     tolerance=tolerance,
                      stamp_slack=(live_slack(step_s) if ticked else slack_function(schedule)),
                      max_mismatches=max_mismatches,
                      t0=setup.start_s, not_compared=skipped)
