@@ -429,6 +429,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # a grown-up's thing taken, not a grown-up fetched: "get mummy's sharp scissors"
         f"(get|grab|take|borrow|bring|fetch|find|use|steal|sneak) (your|the|) {GROWN} (*|) "
         f"({HAZARD_THINGS})",
+        # the grown-up is out of the way (a sneak frame), not helping
+        f"(while|when|before) (your|the|a|) ({GROWN}|he|she|they) .. (is|are|is still|"
+        f"are still|) (busy|asleep|sleeping|napping|not looking|looking away|out|away|gone|"
+        f"in the shower|on the phone|outside|upstairs|downstairs|at work|at the shops|"
+        f"in the garden|watching tv|not home)",
     ),
     "DO_IT": (
         "(just do it|do it anyway|do it now|go ahead|do it yourself|try it|it is quick|"
