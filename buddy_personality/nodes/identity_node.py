@@ -50,7 +50,6 @@ from buddy_msgs.srv import (
 from buddy_personality.identity import (
     BirthdayGreeting,
     ConsentInput,
-    IdentityConfig,
     IdentityCore,
     IdentityInput,
     Outcome,
@@ -64,14 +63,18 @@ from buddy_personality.identity import (
     LowerLimits as LowerLimitsEffect,
 )
 from buddy_personality.identity.greetings import GreetingLog
-from buddy_personality.identity.parent_pin import AuthConfig, ParentAuth, ParentProof
+from buddy_personality.identity.parent_pin import ParentAuth, ParentProof
 from buddy_personality.nodes.common import qos
 from buddy_personality.nodes.common.diagnostics import OK, WARN, DiagnosticsPublisher, Health
 from buddy_personality.nodes.common.inbound import InboundChecks
 from buddy_personality.nodes.common.parameters import declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import now_s, run_node
-from buddy_personality.nodes.identity.parameters import PARAMETERS
+from buddy_personality.nodes.identity.parameters import (
+    PARAMETERS,
+    auth_config,
+    identity_config,
+)
 from buddy_personality.nodes.identity.personality_calls import PersonalityCalls
 
 # issue 30: a household without children is a first run, said as a hint (not a warning)
@@ -91,22 +94,7 @@ class IdentityNode(InboundChecks, Node):
         super().__init__("identity", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
         self._rejections = RejectionLog(self.get_logger().warning)
-        config = IdentityConfig(
-            signal_low=p["signal_low"],
-            signal_medium=p["signal_medium"],
-            addressing_inferred_high=p["addressing_inferred_high"],
-            probable_timeout_s=p["probable_timeout_s"],
-            ambiguous_timeout_s=p["ambiguous_timeout_s"],
-            rejected_timeout_s=p["rejected_timeout_s"],
-            silence_timeout_s=p["silence_timeout_s"],
-            command_confirmation_timeout_s=p["command_confirmation_timeout_s"],
-            profile_confirmation_timeout_s=p["profile_confirmation_timeout_s"],
-            delegation_confirmation_timeout_s=p["delegation_confirmation_timeout_s"],
-            max_delegation_s=p["max_delegation_s"],
-            consent_timeout_s=p["consent_timeout_s"],
-            teen_from_years=p["teen_from_years"],
-            adult_from_years=p["adult_from_years"],
-        )
+        config = identity_config(p)  # checked before any file is read
         self._store = ProfileStore(Path(p["profiles_path"]).expanduser())
         for warning in self._store.warnings:
             self.get_logger().warning(warning)
@@ -123,12 +111,7 @@ class IdentityNode(InboundChecks, Node):
         for warning in self._greeting_log.warnings:
             self.get_logger().warning(warning)
         self._core = IdentityCore(self._store, config, now=now_s(self), greeted=greeted)
-        self._auth = ParentAuth(self._store.parent_pin, AuthConfig(
-            token_ttl_s=p["parent_token_ttl_s"],
-            free_attempts=p["parent_free_attempts"],
-            base_lockout_s=p["parent_base_lockout_s"],
-            max_lockout_s=max(p["parent_max_lockout_s"], p["parent_base_lockout_s"]),
-        ))
+        self._auth = ParentAuth(self._store.parent_pin, auth_config(p))
         self._steady = Clock(clock_type=ClockType.STEADY_TIME)
         self._calls = PersonalityCalls(self, self._core, lambda: now_s(self),
                                        p["reset_memory_wait_s"], p["effect_answer_timeout_s"])

@@ -3,6 +3,8 @@ node and the core agree). config/robot.yaml is checked against this table."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from buddy_personality.identity import IdentityConfig
 from buddy_personality.identity.parent_pin import AuthConfig
 from buddy_personality.nodes.common.parameters import ParamSpec
@@ -69,3 +71,28 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               "or lower_limits waits for the personality node's answer (below the parent "
               "page's service_timeout_s)", min=0.1, max=60.0, read_only=True),
 )
+
+# the IdentityConfig fields set by the parameter of the same name
+CORE_PARAMETERS = (
+    "signal_low", "signal_medium", "addressing_inferred_high", "probable_timeout_s",
+    "ambiguous_timeout_s", "rejected_timeout_s", "silence_timeout_s",
+    "command_confirmation_timeout_s", "profile_confirmation_timeout_s",
+    "delegation_confirmation_timeout_s", "max_delegation_s", "consent_timeout_s",
+    "teen_from_years", "adult_from_years",
+)
+
+
+def identity_config(p: dict[str, Any]) -> IdentityConfig:
+    """The core's settings from the (read-only) parameters."""
+    return IdentityConfig(**{name: p[name] for name in CORE_PARAMETERS})
+
+
+def auth_config(p: dict[str, Any]) -> AuthConfig:
+    """The parent login's settings (erratum 18); the longest lockout is never below the
+    first one."""
+    return AuthConfig(
+        token_ttl_s=p["parent_token_ttl_s"],
+        free_attempts=p["parent_free_attempts"],
+        base_lockout_s=p["parent_base_lockout_s"],
+        max_lockout_s=max(p["parent_max_lockout_s"], p["parent_base_lockout_s"]),
+    )
