@@ -22,20 +22,17 @@ A thin translation layer around `buddy_personality.cognition.bridge.BridgeCore`:
 - At every session start the node asks `governor/reset` for a new episode (asynchronously;
   the core ignores the old episode's state until the new one arrives).
 
-LLM requests and health probes are blocking HTTP: they run in a worker pool, never on the
-executor thread. Workers hand the streamed INLINE emotion and the final result back
-through a queue and a guard condition, so every core call happens on the executor thread.
+LLM requests and health probes are blocking HTTP: they run in worker pools, never on the
+executor thread (nodes/llm_bridge/workers.py). Workers hand the streamed INLINE emotion
+and the final result back through the node's `Inbox`, so every core call happens on the
+executor thread. Parameters: nodes/llm_bridge/parameters.py; message translation:
+nodes/llm_bridge/messages.py; diagnostics: nodes/llm_bridge/health.py.
 """
 
 from __future__ import annotations
 
-import math
-import queue
-import random
-import threading
 import time
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -56,215 +53,66 @@ from buddy_msgs.msg import (
     IdentityState,
     LlmProfile,
     MemoryExtract,
-    MemoryTag,
     PersonalitySnapshot,
     Say,
     SystemEvent,
     Utterance,
 )
 from buddy_msgs.srv import ResetGovernor
-from buddy_personality.cognition.bridge import (
-    BridgeConfig,
-    BridgeCore,
-    CallRequest,
-    SayOut,
-    Step,
-)
-from buddy_personality.cognition.client import CallResult, ClientConfig, LlmClient
-from buddy_personality.cognition.gate import GateConfig
-from buddy_personality.cognition.guard import (
-    BACKEND_LLAMA_GUARD,
-    BACKENDS,
-    GuardClient,
-    GuardConfig,
-    GuardVerdict,
-    unavailable,
-)
-from buddy_personality.cognition.health import SERVER_OFFLINE, SERVER_ONLINE, HealthConfig
-from buddy_personality.cognition.reply_gate import GuardCheck
+from buddy_personality.cognition.bridge import ConversationOut, SayOut, Step
+from buddy_personality.cognition.health import SERVER_OFFLINE, SERVER_ONLINE
 from buddy_personality.cognition.say_mood import SayMoodSync
-from buddy_personality.cognition.server_words import offline_line, online_line, server_reason
-from buddy_personality.cognition.session_ids import (
-    seeded_session_ids,
-    session_id_rng,
-    unique_session_ids,
-)
+from buddy_personality.cognition.server_words import online_line
 from buddy_personality.cognition.signal_order import SignalOrder
 from buddy_personality.cognition.speaker import HouseholdFile
-from buddy_personality.cognition.turn_deadline import TurnDeadline
-from buddy_personality.cognition.views import GovernorView, IdentityView, ProfileView
-from buddy_personality.cognition.vocabulary import ARCS, MOOD_SET
+from buddy_personality.cognition.vocabulary import MOOD_SET
 from buddy_personality.nodes.common import qos
-from buddy_personality.nodes.common.diagnostics import (
-    ERROR,
-    OK,
-    WARN,
-    DiagnosticsPublisher,
-    Health,
-)
+from buddy_personality.nodes.common.diagnostics import DiagnosticsPublisher
 from buddy_personality.nodes.common.inbound import InboundChecks
-from buddy_personality.nodes.common.parameters import ParamSpec, declare_parameters
+from buddy_personality.nodes.common.parameters import declare_parameters
 from buddy_personality.nodes.common.rejections import RejectionLog
 from buddy_personality.nodes.common.runtime import ClosesOwnResources, now_s, run_node
-from buddy_personality.safety.alerts import DEFAULT_ALERT_LOG, AlertRecord, append_alert
-
-PARAMETERS: tuple[ParamSpec, ...] = (
-    ParamSpec("server_url", "", "OpenAI-compatible server base URL (…/v1); empty = layer 0",
-              read_only=True),
-    ParamSpec("model", "Qwen/Qwen3-8B-Instruct-AWQ", "model name (spec 002 §12.1)",
-              read_only=True),
-    ParamSpec("request_timeout_s", 8.0, "timeout of one LLM request attempt", min=0.1,
-              max=120.0, read_only=True),
-    ParamSpec("connect_timeout_s", 2.0, "TCP connect timeout", min=0.05, max=60.0,
-              read_only=True),
-    ParamSpec("stream", True, "stream answers (INLINE emotion as soon as it is complete)",
-              read_only=True),
-    ParamSpec("guided", True, "send the JSON schema as response_format (guided decoding)",
-              read_only=True),
-    ParamSpec("disable_thinking", True, "ask a Qwen3 server not to think aloud "
-              "(vLLM chat_template_kwargs)", read_only=True),
-    ParamSpec("retry_backoff_s", 0.25, "pause before a retry", min=0.0, max=10.0,
-              read_only=True),
-    ParamSpec("offline_after_failures", 2, "failed calls in a row that switch to layer 0",
-              min=1, max=100, read_only=True),
-    ParamSpec("probe_interval_s", 15.0, "server probe period while offline", min=0.5,
-              max=3600.0, read_only=True),
-    ParamSpec("wake_phrase", "hey buddy", "utterance prefix that starts a session",
-              read_only=True),
-    ParamSpec("silence_timeout_s", 30.0, "end the session after this much silence",
-              min=1.0, max=3600.0, read_only=True),
-    ParamSpec("session_limit_s", 900.0, "RS-1 limit, for the governor's urgency signal",
-              min=1.0, max=86400.0, read_only=True),
-    ParamSpec("speech_rate_wps", 2.5, "words per second, to estimate when speech ends",
-              min=0.5, max=10.0, read_only=True),
-    ParamSpec("lockout_s", 21600.0, "RS-2 lockout length, renewed by every RS-2 event",
-              min=1.0, max=172800.0, read_only=True),
-    ParamSpec("energy_axis", 0.40, "personality energy axis, rendered in words",
-              min=0.0, max=1.0, read_only=True),
-    ParamSpec("gate.w_salience", 0.5, "spec 003 §3.3 w1", min=0.0, max=10.0, read_only=True),
-    ParamSpec("gate.w_pressure", 0.1, "spec 003 §3.3 w2", min=0.0, max=10.0, read_only=True),
-    ParamSpec("gate.w_arc", 0.1, "spec 003 §3.3 w3", min=0.0, max=10.0, read_only=True),
-    ParamSpec("gate.w_stakes", 0.2, "spec 003 §3.3 w4", min=0.0, max=10.0, read_only=True),
-    ParamSpec("gate.w_energy", 0.2, "spec 003 §3.3 w5", min=0.0, max=10.0, read_only=True),
-    ParamSpec("gate.threshold", 0.25, "spec 003 §3.4 cognition threshold", min=-10.0,
-              max=10.0, read_only=True),
-    ParamSpec("gate.cooldown_s", 1.0, "spec 003 §3.4 cognition cooldown", min=0.0,
-              max=600.0, read_only=True),
-    ParamSpec("filler_after_s", 2.5, "say a short filler when the server has not answered "
-              "after this long (issue 19)", min=0.1, max=60.0, read_only=True),
-    ParamSpec("turn_deadline_s", 7.0, "give up on the server and answer from layer 0 after "
-              "this long; also the whole request's deadline", min=0.2, max=120.0,
-              read_only=True),
-    ParamSpec("tick_hz", 1.0, "slowest tick: the bridge wakes at its next deadline "
-              "(filler, turn deadline, end of speech, silence, probe, held signals) and at "
-              "least this often", min=0.1, max=100.0, read_only=True),
-    ParamSpec("seed", 0, "seed of the session-id RNG", min=0, max=2**31 - 1, read_only=True),
-    ParamSpec("alert_log_path", DEFAULT_ALERT_LOG, "HC-9 alert log for the parent dashboard "
-              "(JSON lines, docs/SAFETY.md); empty = no log", read_only=True),
-    ParamSpec("household_path", "~/.local/share/buddy/household.json", "household file, "
-              "read only for the names a child may introduce themself with (erratum 17); "
-              "the identity node owns it; empty = no known names", read_only=True),
-    ParamSpec("guard_model", "", "guard model that checks every LLM reply sentence by "
-              "sentence and the child's line for HC-9 (issue 27; e.g. "
-              "meta-llama/Llama-Guard-3-1B); empty = none (a problem line while layer 1 "
-              "is on)", read_only=True),
-    ParamSpec("guard_url", "", "OpenAI-compatible base URL (…/v1) of the guard model; "
-              "empty = server_url", read_only=True),
-    ParamSpec("guard_backend", BACKEND_LLAMA_GUARD, "how the guard is asked: llama_guard "
-              "(chat completions, Buddy's rules as its categories) or moderations "
-              "(/v1/moderations)", choices=BACKENDS, read_only=True),
-    ParamSpec("guard_deadline_s", 1.5, "a verdict later than this counts as GUARD "
-              "UNAVAILABLE: the line is not spoken, layer 0 answers", min=0.05, max=30.0,
-              read_only=True),
+from buddy_personality.nodes.llm_bridge import messages as msgs
+from buddy_personality.nodes.llm_bridge.health import NO_GUARD_LINE, BridgeDiagnostics
+from buddy_personality.nodes.llm_bridge.messages import TAG_MAX, TEXT_MAX
+from buddy_personality.nodes.llm_bridge.parameters import (
+    PARAMETERS,
+    build_client,
+    build_core,
+    build_guard,
 )
+from buddy_personality.nodes.llm_bridge.workers import BridgeWorkers, WorkerItem
+from buddy_personality.safety.alerts import AlertRecord, append_alert
+
+# Imported from here by tests and tools (config/robot.yaml's check, the guard graph test).
+__all__ = ["NO_GUARD_LINE", "PARAMETERS", "LlmBridgeNode", "main"]
+
 HOUSEHOLD_CHECK_S = 2.0  # how often the household file's mtime is looked at
 PHASE_MIN_S = 0.05       # a diagnostics phase closer than this is taken one period later
-
-TEXT_MAX = 2000   # DESIGN §5: oversize strings are truncated
-NO_GUARD_LINE = ("no guard model configured (guard_model): LLM replies are checked by "
-                 "the local rules only (issue 27; README: Using a real LLM server)")
-WORKERS = 4       # LLM calls and probes; each ends by its deadline (issue 19)
-GUARD_WORKERS = 8  # guard checks: a reply's sentences all at once (reply_gate.py)
-GUARD_PROBLEM_AFTER = 2  # verdicts in a row unavailable: a problem line (diagnostics WARN)
-TIMEOUT_WARN_S = 120.0  # diagnostics WARN this long after a turn ran out of time
-TAG_MAX = 64
 # The tick wakes this long after a deadline: the core's comparisons are `now >= deadline`
 # or strict, so the deadline has passed when the tick runs.
 DEADLINE_MARGIN_S = 0.001
 
 
-def _finite(x: float, default: float = 0.0) -> float:
-    return float(x) if math.isfinite(x) else default
-
-
-class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
+class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("llm_bridge", **node_kwargs)
         self.params = p = declare_parameters(self, PARAMETERS)
         url = p["server_url"].strip()
-        rng = random.Random(p["seed"])
-        # Issue 31 item 2: session ids unique across processes and boots, never from the
-        # seeded RNG; under sim time (a replay or a simulated run) seeded ones from an RNG
-        # of their own, so a golden bag replays the ids it recorded and the reply variants
-        # (drawn from `rng`) depend only on the seed and the inputs, live or replayed
-        # (issue 30 item 4: a live recording replays with the same variants).
-        sim_time = bool(self.get_parameter("use_sim_time").value)
-        self._core = BridgeCore(
-            rng,
-            server_configured=bool(url),
-            config=BridgeConfig(
-                wake_phrase=p["wake_phrase"], silence_timeout_s=p["silence_timeout_s"],
-                session_limit_s=p["session_limit_s"], speech_rate_wps=p["speech_rate_wps"],
-                lockout_s=p["lockout_s"], energy_axis=p["energy_axis"],
-                turn=TurnDeadline(filler_after_s=p["filler_after_s"],
-                                  answer_by_s=p["turn_deadline_s"]),
-                guard_enabled=bool(url and p["guard_model"].strip()),
-                guard_deadline_s=p["guard_deadline_s"],
-            ),
-            gate=GateConfig(
-                w_salience=p["gate.w_salience"], w_pressure=p["gate.w_pressure"],
-                w_arc=p["gate.w_arc"], w_stakes=p["gate.w_stakes"],
-                w_energy=p["gate.w_energy"], threshold=p["gate.threshold"],
-                cooldown_s=p["gate.cooldown_s"],
-            ),
-            health=HealthConfig(offline_after_failures=p["offline_after_failures"],
-                                probe_interval_s=p["probe_interval_s"]),
-            session_ids=(seeded_session_ids(session_id_rng(p["seed"])) if sim_time
-                         else unique_session_ids()),
-        )
-        self._client: LlmClient | None = None
-        if url:
-            self._client = LlmClient(ClientConfig(
-                base_url=url, model=p["model"], connect_timeout_s=p["connect_timeout_s"],
-                read_timeout_s=p["request_timeout_s"],
-                request_timeout_s=p["request_timeout_s"], stream=p["stream"],
-                guided=p["guided"], retry_backoff_s=p["retry_backoff_s"],
-                disable_thinking=p["disable_thinking"],
-            ))
-        # The guard model (issue 27): on the chat server unless guard_url names another.
-        self._guard: GuardClient | None = None
-        guard_model = p["guard_model"].strip()
-        if url and guard_model:
-            self._guard = GuardClient(GuardConfig(
-                base_url=p["guard_url"].strip() or url, model=guard_model,
-                backend=p["guard_backend"], deadline_s=p["guard_deadline_s"],
-                connect_timeout_s=min(p["connect_timeout_s"], p["guard_deadline_s"])))
-            self.get_logger().info(f"guard model {guard_model} ({p['guard_backend']}) at "
+        self._core = build_core(p, sim_time=bool(self.get_parameter("use_sim_time").value))
+        self._client = build_client(p)
+        self._guard = build_guard(p)
+        if self._guard is not None:
+            self.get_logger().info(f"guard model {p['guard_model'].strip()} "
+                                   f"({p['guard_backend']}) at "
                                    f"{self._guard.config.base_url} checks every LLM reply")
         elif url:
             self.get_logger().warning(NO_GUARD_LINE)
-        self._guard_pool = ThreadPoolExecutor(max_workers=GUARD_WORKERS,
-                                              thread_name_prefix="llm_guard")
         self._rejections = RejectionLog(self.get_logger().warning)
         self._resets_unavailable = 0
         self._signal_order: SignalOrder[GovernorSignal] = SignalOrder()
-        # Worker threads -> executor: results queue + guard condition (docs/NODES.md).
-        self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="llm_bridge")
-        self._results: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
-        self._cancels: dict[int, threading.Event] = {}
-        self._jobs: list[Future[None]] = []  # submitted worker jobs (read by jobs_in_flight)
-        self._closing = threading.Event()
-        self._wake = self.create_guard_condition(self._drain)
+        # Worker threads -> executor: one Inbox (nodes/common/inbox.py, docs/NODES.md).
+        self._workers = BridgeWorkers(self, self._client, self._guard, self._on_worker_item)
 
         self._pub_emotion = self.create_publisher(AiEmotion, "personality/ai_emotion",
                                                   qos.of("personality/ai_emotion"))
@@ -296,10 +144,8 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         self._alert_log = Path(log).expanduser() if log else None
         self._alerts_written = 0
         self._alert_failures = 0
-        # Time the output guard adds before a Step's lines are published (benchmarks/
-        # safety_guard.py reads the percentiles from /diagnostics).
-        self._screen_us: deque[float] = deque(maxlen=4096)       # wall time
-        self._screen_cpu_us: deque[float] = deque(maxlen=4096)   # this thread's CPU time
+        self._screen_us: deque[float] = deque(maxlen=4096)
+        self._screen_cpu_us: deque[float] = deque(maxlen=4096)
         self._screened_steps = 0
 
         self.create_subscription(Utterance, "speech/utterance", self._on_utterance,
@@ -363,12 +209,7 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         if mood not in MOOD_SET:
             self._rejections.reject("profile_mood", mood[:TAG_MAX])
             mood = "neutral"
-        arc = msg.conversation_arc if msg.conversation_arc in ARCS else "stable"
-        tags = tuple(t[:TAG_MAX] for t in msg.memory_tags[:10])
-        self._core.on_profile(now_s(self), ProfileView(
-            mood=mood, intensity=_finite(msg.intensity), tonic_valence=_finite(msg.tonic_valence),
-            memory_tags=tags, conversation_arc=arc,
-        ))
+        self._core.on_profile(now_s(self), msgs.profile_view(msg, mood))
 
     def _on_emotion_applied(self, msg: LlmProfile) -> None:
         mood = msg.mood if msg.mood in MOOD_SET else self._core.mood
@@ -377,9 +218,7 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
 
     def _publish_says(self, says: list[SayOut], stamp: Any) -> None:
         for s in says:
-            m = Say(text=s.text, emotion=s.emotion, session_id=s.session_id, turn_id=s.turn_id)
-            m.header.stamp = stamp
-            self._pub_say.publish(m)
+            self._pub_say.publish(msgs.say_msg(s, stamp))
             # issue 30 item 6: a headless run says what Buddy said and with which mood (the
             # child's words stay out of the log, HC-3; the note before names the rule)
             self.get_logger().info(f"said [{s.emotion}]: {s.text}")
@@ -394,23 +233,10 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         if msg.state > GovernorState.HALTED:
             self._rejections.reject("governor_state", str(msg.state))
             return
-        view = GovernorView(
-            state=msg.state, effort=_finite(msg.effort, 1.0),
-            persistence=_finite(msg.persistence, 1.0), risk=_finite(msg.risk),
-            exploration=_finite(msg.exploration),
-            pressures=tuple(_finite(x) for x in (msg.confidence, msg.frustration,
-                                                 msg.curiosity, msg.arousal,
-                                                 msg.risk_pressure)),
-            episode_id=msg.episode_id,
-        )
-        self._apply(self._core.on_governor(now_s(self), view))
+        self._apply(self._core.on_governor(now_s(self), msgs.governor_view(msg)))
 
     def _on_identity(self, msg: IdentityState) -> None:
-        self._core.on_identity(now_s(self), IdentityView(
-            state=msg.state, addressing_state=msg.addressing_state,
-            preferred_name=msg.preferred_name[:TAG_MAX], age_group=msg.age_group,
-            conversation_mode=msg.conversation_mode, child_safe=msg.child_safe,
-        ))
+        self._core.on_identity(now_s(self), msgs.identity_view(msg))
 
     def _on_activity(self, msg: Bool) -> None:
         self._apply(self._core.on_speech_activity(now_s(self), msg.data))
@@ -475,70 +301,21 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         if self._household.error:
             self._rejections.reject("household_file", self._household.error)
 
-    # -- worker threads ----------------------------------------------------------------
-
-    def _run_call(self, req: CallRequest, cancel: threading.Event) -> None:
-        assert self._client is not None
-
-        posted: list[bool] = []
-
-        def inline(emotion: str) -> None:
-            self._post(("inline", req.ticket, emotion))
-
-        def answer(result: CallResult) -> None:
-            # Handed over as soon as it is known; the client then tidies the connection.
-            posted.append(True)
-            self._post(("result", req.ticket, result))
-
-        try:
-            self._client.complete(req.messages, req.policy, on_emotion=inline, cancel=cancel,
-                                  on_result=answer, deadline_s=req.deadline_s)
-        except Exception as exc:  # the client catches HTTP errors; anything else is a bug
-            if not posted:
-                answer(CallResult(ok=False, errors=[f"client error: {exc!r}"],
-                                  failed_attempts=1))
-
-    def _run_guard(self, check: GuardCheck) -> None:
-        assert self._guard is not None
-        try:
-            verdict = self._guard.check(check.child, check.reply, check.deadline_s)
-        except Exception as exc:  # the client catches HTTP errors; anything else is a bug
-            verdict = unavailable(f"guard client error: {exc!r}")
-        self._post(("guard", check.check_id, verdict))
-
-    def _run_probe(self) -> None:
-        assert self._client is not None
-        self._post(("probe", 0, self._client.probe()))
-
-    def _post(self, item: tuple[Any, ...]) -> None:
-        """Hand a worker's output to the executor thread."""
-        if self._closing.is_set():
-            return
-        self._results.put(item)
-        try:
-            self._wake.trigger()
-        except Exception:  # the node is being destroyed under us
-            if not self._closing.is_set():
-                raise
-
-    def _drain(self) -> None:
-        while True:
-            try:
-                kind, ticket, payload = self._results.get_nowait()
-            except queue.Empty:
-                return
-            now = now_s(self)
-            if kind == "inline":
-                self._apply(self._core.on_inline_emotion(now, ticket, payload))
-            elif kind == "reset":
-                self._publish_signals(self._signal_order.reset_answered(ticket))
-            elif kind == "result":
-                self._cancels.pop(ticket, None)
-                self._apply(self._core.on_call_result(now, ticket, payload))
-            elif kind == "guard":
-                self._apply(self._core.on_guard_verdict(now, ticket, payload))
-            else:
-                self._apply(self._core.on_probe_result(now, payload))
+    def _on_worker_item(self, item: WorkerItem) -> None:
+        """A worker's output (nodes/llm_bridge/workers.py), on the executor thread."""
+        kind, ticket, payload = item
+        now = now_s(self)
+        if kind == "inline":
+            self._apply(self._core.on_inline_emotion(now, ticket, payload))
+        elif kind == "reset":
+            self._publish_signals(self._signal_order.reset_answered(ticket))
+        elif kind == "result":
+            self._workers.answered(ticket)
+            self._apply(self._core.on_call_result(now, ticket, payload))
+        elif kind == "guard":
+            self._apply(self._core.on_guard_verdict(now, ticket, payload))
+        else:
+            self._apply(self._core.on_probe_result(now, payload))
 
     # -- outputs -----------------------------------------------------------------------
 
@@ -574,20 +351,11 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         ended = [c for c in step.conversation if c.kind != ConversationEvent.STARTED]
         self._publish_conversation(started, stamp)
         for e in step.identity_events:  # before the line: identity/state moves first
-            m = IdentityEvent(kind=e.kind, value=e.value[:TAG_MAX], confidence=1.0)
-            m.header.stamp = stamp
-            self._pub_identity.publish(m)
+            self._pub_identity.publish(msgs.identity_event_msg(e, stamp))
         for ph in step.phases:
-            m = ConversationPhase(phase=ph.phase, session_id=ph.session_id)
-            m.header.stamp = stamp
-            self._pub_phase.publish(m)
+            self._pub_phase.publish(msgs.phase_msg(ph, stamp))
         for i in step.intents:
-            m = AiEmotion(emotion=i.intent.emotion, intensity=i.intent.intensity,
-                          confidence=i.intent.confidence, source=i.intent.source,
-                          mood_reason=i.intent.mood_reason, session_id=i.session_id,
-                          turn_id=i.turn_id)
-            m.header.stamp = stamp
-            self._pub_emotion.publish(m)
+            self._pub_emotion.publish(msgs.emotion_msg(i, stamp))
         # a step that ends the session sends its lines now, before ENDED (HC-9 first). The
         # personality answers each intent on emotion_applied; with none on the graph (a
         # crashed node, a test of the bridge alone) nothing would answer, and holding
@@ -597,69 +365,40 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
             now_s(self), step.intents if answered else (), step.says,
             hold=answered and not ended), stamp)
         for gr in step.guardrails:
-            m = GuardrailEvent(rule_id=gr.rule_id, action=gr.action, details=gr.details)
-            m.header.stamp = stamp
-            self._pub_guardrail.publish(m)
+            self._pub_guardrail.publish(msgs.guardrail_msg(gr, stamp))
         for alert in step.alerts:
             self._write_alert(alert)
         for g in step.gestures:
-            m = Gesture(gesture_id=g, duration_ms=0)
-            m.header.stamp = stamp
-            self._pub_gesture.publish(m)
+            self._pub_gesture.publish(msgs.gesture_msg(g, stamp))
         for mem in step.memories:
-            m = MemoryExtract(session_id=mem.session_id, turn_id=mem.turn_id, user_id="",
-                              tags=[MemoryTag(tag=t.tag, category=t.category,
-                                              valence_bias=t.valence_bias,
-                                              arousal_bias=t.arousal_bias) for t in mem.tags])
-            m.header.stamp = stamp
-            self._pub_memory.publish(m)
+            self._pub_memory.publish(msgs.memory_msg(mem, stamp))
         if step.governor_reset:  # before this step's signals: they belong to it
             self._request_governor_reset(step.governor_reset)
         for sig in step.signals:
-            r = sig.signal
-            m = GovernorSignal(reward=r.reward, novelty=r.novelty, urgency=r.urgency,
-                               difficulty=r.difficulty, session_id=sig.session_id)
-            m.header.stamp = stamp
-            self._publish_signals(self._signal_order.offer(sig.session_id, m))
+            self._publish_signals(self._signal_order.offer(sig.session_id,
+                                                           msgs.signal_msg(sig, stamp)))
         self._publish_conversation(ended, stamp)
         if step.cancel_ticket is not None:
-            ev = self._cancels.pop(step.cancel_ticket, None)
-            if ev is not None:
-                ev.set()
-        if step.call is not None and self._client is not None and not self._closing.is_set():
-            cancel = threading.Event()
-            self._cancels[step.call.ticket] = cancel
-            self._track(self._pool.submit(self._run_call, step.call, cancel))
-        if step.probe and self._client is not None and not self._closing.is_set():
-            self._track(self._pool.submit(self._run_probe))
+            self._workers.cancel(step.cancel_ticket)
+        if step.call is not None:
+            self._workers.call(step.call)
+        if step.probe:
+            self._workers.probe()
         for check in step.guard_checks:
-            if self._guard is None or self._closing.is_set():
-                # cannot happen (the core asks only when a guard is configured); never
-                # leave the turn waiting on it
-                self._post(("guard", check.check_id, GuardVerdict(
-                    "unavailable", reason="no guard client")))
-                continue
-            self._guard_pool.submit(self._run_guard, check)
+            self._workers.check(check)
         for note in step.notes:
             self.get_logger().info(note)
-
-    def _track(self, job: Future[None]) -> None:
-        self._jobs = [j for j in self._jobs if not j.done()]
-        self._jobs.append(job)
 
     @property
     def jobs_in_flight(self) -> int:
         """Worker jobs (LLM calls, server probes) that have not finished yet. Read-only:
         sim-time replay (tools/sim/sim_graph.py) waits for them, so that a result reaches the
         executor at the same point of the event sequence on every run."""
-        return sum(1 for j in self._jobs if not j.done())
+        return self._workers.jobs_in_flight
 
-    def _publish_conversation(self, events: list[Any], stamp: Any) -> None:
+    def _publish_conversation(self, events: list[ConversationOut], stamp: Any) -> None:
         for c in events:
-            m = ConversationEvent(kind=c.kind, session_id=c.session_id, trigger=c.trigger,
-                                  turns=c.turns, end_reason=c.end_reason)
-            m.header.stamp = stamp
-            self._pub_conv.publish(m)
+            self._pub_conv.publish(msgs.conversation_msg(c, stamp))
 
     def _write_alert(self, a: Any) -> None:
         self.get_logger().warning(f"HC-9 distress stop ({a.category}): session {a.session_id}")
@@ -685,7 +424,7 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         # The session's signals wait for the answer (cognition/signal_order.py).
         self._publish_signals(self._signal_order.reset_requested(session_id, now_s(self)))
         future = self._reset_client.call_async(req)
-        future.add_done_callback(lambda _f: self._post(("reset", session_id, None)))
+        future.add_done_callback(lambda _f: self._workers.post(("reset", session_id, None)))
 
     def _publish_signals(self, signals: list[GovernorSignal]) -> None:
         for m in signals:
@@ -696,107 +435,10 @@ class LlmBridgeNode(InboundChecks, ClosesOwnResources, Node):
         m.header.stamp = self.get_clock().now().to_msg()
         self._pub_phase.publish(m)
 
-    def _health(self) -> Health:
-        st = self._core.stats
-        values: dict[str, object] = {
-            "layer": self._core.layer,
-            "server_url": self.params["server_url"] or "(none: layer 0)",
-            "phase": self._core.phase,
-            "sessions": st.sessions,
-            "calls": st.calls,
-            "call_failures": st.call_failures,
-            "failed_attempts": st.failed_attempts,
-            "last_latency_s": f"{st.last_latency_s:.3f}",
-            "max_latency_s": f"{st.max_latency_s:.3f}",
-            "layer0_replies": st.layer0_replies,
-            "dropped_parts": st.dropped_parts,
-            "ignored_outside_session": st.ignored_outside_session,
-            "ignored_partial": st.ignored_partial,
-            "busy_dropped": st.busy_dropped,
-            "lockout_refusals": st.lockout_refusals,
-            "stale_results": st.stale_results,
-            "governor_resets_unavailable": self._resets_unavailable,
-            "turn_timeouts": st.turn_timeouts,
-            "jobs_in_flight": self.jobs_in_flight,
-            "governor_signals_released_late": self._signal_order.released_late,
-            "say_mood.released": self._say_sync.released,
-            "say_mood.timeouts": self._say_sync.timeouts,
-        }
-        values.update({f"gate.{k}": v for k, v in sorted(st.gate.items())})
-        values.update(self._core.safety.stats.values())
-        values["safety.alerts_written"] = self._alerts_written
-        values["safety.alert_write_failures"] = self._alert_failures
-        values["safety.screened_steps"] = self._screened_steps
-        for key, samples in (("screen_us", self._screen_us),
-                             ("screen_cpu_us", self._screen_cpu_us)):
-            if samples:
-                us = sorted(samples)
-                values[f"safety.{key}_p50"] = f"{us[len(us) // 2]:.1f}"
-                values[f"safety.{key}_p99"] = f"{us[min(len(us) - 1, int(len(us) * 0.99))]:.1f}"
-                values[f"safety.{key}_max"] = f"{us[-1]:.1f}"
-        if self._client is not None:
-            values["guided_decoding"] = self._client.guided_supported
-        if st.last_error:
-            values["last_llm_error"] = st.last_error
-        values.update({f"speaker.{k}": v for k, v in sorted(self._core.speaker.counters.items())})
-        values["guard_model"] = self.params["guard_model"] or "(none)"
-        values.update(self._core.guard_stats.values())
-        values["throttled_turns"] = st.throttled_turns
-        values["speaker.household_names"] = len(self._household.names)
-        values.update(self._rejections.as_values())
-        configured = bool(self.params["server_url"])
-        if configured and self._core.layer == 0:
-            return Health(WARN, self._offline_line(), values)
-        if self.jobs_in_flight >= WORKERS:  # every worker busy: new turns would queue
-            return Health(ERROR, f"all {WORKERS} LLM workers busy", values)
-        last = st.last_timeout_at
-        if last is not None and now_s(self) - last < TIMEOUT_WARN_S:
-            return Health(WARN, f"LLM turns timing out ({st.turn_timeouts}; "
-                                f"{st.last_error})", values)
-        # issue 19: requests that hung until their deadline (or failed otherwise) while
-        # the layer stays 1 are not OK either: two hung turns once left diagnostics OK
-        last = st.last_failure_at
-        if last is not None and now_s(self) - last < TIMEOUT_WARN_S:
-            return Health(WARN, f"LLM calls failing ({st.call_failures}; "
-                                f"{st.last_error})", values)
-        problem = self._guard_problem()
-        if problem:
-            return Health(WARN, problem, values)
-        return Health(OK, f"layer {self._core.layer}", values)
-
-    def _guard_problem(self) -> str:
-        """The guard's problem line (issue 27): a guard that keeps failing, or none while
-        layer 1 is on. Neither is silence: layer 0 answers, or the local rules alone judge."""
-        if self._core.layer != 1:
-            return ""
-        if self._guard is None:
-            return NO_GUARD_LINE
-        g = self._core.guard_stats
-        if g.unavailable_in_row >= GUARD_PROBLEM_AFTER:
-            return (f"guard model {self.params['guard_model']} at "
-                    f"{self._guard.config.base_url} not answering ({g.last_reason}; "
-                    f"{g.unavailable_in_row} checks in a row): LLM replies are not spoken, "
-                    "Buddy answers from its rules (layer 0)")
-        return ""
-
-    def _offline_line(self) -> str:
-        probe = self._client.probe_error if self._client is not None else ""
-        reason = server_reason(probe, self._core.stats.last_error)
-        return offline_line(self.params["server_url"], reason, self.params["probe_interval_s"])
-
     def _close_own(self) -> None:
-        """The worker pool, the requests in flight and the HTTP client (ClosesOwnResources)."""
-        self._closing.set()
-        for ev in self._cancels.values():
-            ev.set()
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        self._guard_pool.shutdown(wait=False, cancel_futures=True)
-        if self._client is not None:
-            self._client.close()
-        if self._guard is not None:
-            self._guard.close()
+        """The worker pools, the requests in flight and the HTTP clients (ClosesOwnResources)."""
+        self._workers.close()
 
 
 def main(args: list[str] | None = None) -> int:
     return run_node(LlmBridgeNode, args)
-
