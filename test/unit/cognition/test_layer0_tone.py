@@ -127,6 +127,8 @@ encore:
     "i didn't get invited to the party", "my friend said she's not my friend anymore",
     "i came last in the race", "it's raining so we can't go out", "my cat got run over",
     "my tummy feels funny", "there's a spider in my room", "i heard thunder",
+    "i forgot my lunch", "my crayon snapped", "the dog chewed my teddy",
+    "my dog had to go to the animal doctor",
 ])
 def test_a_hard_line_said_without_a_hard_word_is_not_met_with_cheer(line: str) -> None:
     """DESIGN erratum 15 / issue 30: the negative lines a 4-6 year old says indirectly
@@ -263,7 +265,7 @@ encore:
 # were written by the layer-0 helper of task TL before the fix each measured.
 @pytest.mark.parametrize("name", ["heldout_1", "heldout_2", "heldout_3", "heldout_4",
                                   "heldout_7", "heldout_8", "heldout_9", "heldout_10",
-                                  "heldout_11", "heldout_12"])
+                                  "heldout_11", "heldout_12", "heldout_13"])
 def test_held_out_sets_meet_the_targets(name: str) -> None:
     lines = load_labelled(DATA / f"{name}.yaml")
     assert len(lines) >= 100
