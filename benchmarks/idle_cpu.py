@@ -93,12 +93,24 @@ def all_in_one(env: dict[str, str], logs: Path, seconds: float, warmup: float,
         wait_nodes({f"/buddy/{n.removesuffix('_node')}" for n in NODE_EXECUTABLES}, env,
                    timeout=NODES_UP_TIMEOUT_S)
         time.sleep(warmup)
-        return measure(proc.pid, seconds)
+        still_running(proc, logs / f"run{run}.log")
+        figures = measure(proc.pid, seconds)
+        still_running(proc, logs / f"run{run}.log")
+        return figures
     finally:
         stop(proc)
         if board is not None and board.stdin is not None:
             board.stdin.close()
             board.wait(timeout=30)
+
+
+def still_running(proc: subprocess.Popen, log: Path) -> None:
+    """Raise unless `proc` runs: a graph that died after its nodes were seen (e.g.
+    BUDDY_EXECUTOR=events: "Guard conditions not supported" at the first spin) must not
+    be measured as a process spending nothing."""
+    if proc.poll() is not None:
+        raise RuntimeError(f"buddy run exited with {proc.returncode}: "
+                           f"{log.read_text(errors='replace')[-1500:]}")
 
 
 def separate(env: dict[str, str], logs: Path, seconds: float,
