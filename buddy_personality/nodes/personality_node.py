@@ -142,10 +142,16 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
                                                   qos.of("personality/emotion_applied"))
         self._markers = AffectMarkers(self, self.engine.traits)
 
-        self.create_subscription(AiEmotion, "personality/ai_emotion", self._on_ai_emotion,
-                                 qos.of("personality/ai_emotion"))
+        # conversation/events before ai_emotion: the executor takes ready subscriptions in
+        # the order they were created, and the bridge sends a session's STARTED before
+        # its first intent in the same step. Taken the other way round, the wake
+        # greeting's intent was applied before the session began, and STARTED's L0-06
+        # pull then left the face THINKING while the greeting was said with the
+        # intent's mood (issue 30 item 2).
         self.create_subscription(ConversationEvent, "conversation/events",
                                  self._on_conversation, qos.of("conversation/events"))
+        self.create_subscription(AiEmotion, "personality/ai_emotion", self._on_ai_emotion,
+                                 qos.of("personality/ai_emotion"))
         # Watch only (its messages are the ones above): is a bridge's writer alive? It
         # matches writers that offer the bridge's lease (qos.BRIDGE_EVENTS), and DDS says
         # when one stops asserting liveliness: a killed bridge within the lease (issue 19).

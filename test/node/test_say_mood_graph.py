@@ -4,7 +4,10 @@
 
 While a line plays (the bridge's SPEAKING phase, its estimate of the line's length with no
 voice in this graph) the face shows one mood most of the time; `Say.emotion` must be that
-mood. Before the fix the line carried the mood from before its own intent."""
+mood, the wake greeting's included. Before the fix the line carried the mood from before
+its own intent; then the greeting was said with its intent's mood while the face showed
+THINKING: the personality took the greeting's intent before the session's STARTED (the
+executor takes ready subscriptions in creation order), and STARTED's L0-06 pull came last."""
 
 from __future__ import annotations
 
@@ -66,13 +69,11 @@ def test_every_line_carries_the_mood_the_face_shows_while_it_plays(ros, tmp_path
     log = capfd.readouterr().err
     for say, _, _ in windows:
         assert f"said [{say.emotion}]: {say.text}" in log, say.text
-    # Not yet: the session's first line (the wake greeting) is said with the mood from
-    # before its intent (the bridge's bounded wait runs out) while the face means THINKING
-    # during its SPEAKING phase; left open in issue 30's note.
-    shown = shown[1:]
     assert all(emotion == face for _, emotion, face in shown), "\n".join(
         f"{emotion:>9} said, {face:>9} shown: {text[:40]}" for text, emotion, face in shown)
-    assert len({face for _, _, face in shown}) >= 3, shown   # the face did move
+    # the face did move (the session's six lines leave it curious, then love: the wake
+    # greeting's intent now comes after STARTED's L0-06 pull, not before)
+    assert len({face for _, _, face in shown}) >= 2, shown
 
 
 def _speaking_window(phases: list[tuple[float, int]],
