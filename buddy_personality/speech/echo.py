@@ -13,7 +13,11 @@ Two ways, one interface (`EchoCanceller.process(at, frame) -> frame`):
   no build step. (The WebRTC APM bindings on PyPI, `webrtc-audio-processing` and
   `aec-audio-processing`, and the `speexdsp` bindings have no aarch64 wheel for 3.12.)
   It runs only while Buddy's voice may be in the microphone: a quiet room costs nothing
-  (erratum 21).
+  (erratum 21). Around the filter (issue 29): the echo's delay against the stamps is
+  followed as a drifting line and the reference read on it, so the filter sees a fixed
+  path; and a frame is marked Buddy's voice only (`echo_like`: no evidence of a child for
+  the endpointer) when the filter took RESIDUAL_ECHO_DB out of it or what is left, or the
+  microphone itself, still follows Buddy's voice.
 
 Audio stays in memory (HC-3).
 """
