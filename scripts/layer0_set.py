@@ -46,13 +46,21 @@ def load_set(path: Path) -> tuple[list[LabelledLine], list[str]]:
     """The set's lines as figures.load_labelled reads them; an entry that is not
     [say, intent(s), tone] is set aside with the reason, not measured (and not fatal)."""
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=WordsLoader)
+    if isinstance(data, list):      # a bare list of lines is read the same way
+        data = {"lines": data}
     if not isinstance(data, dict) or not isinstance(data.get("lines"), list):
         raise ValueError("the set needs a top-level 'lines' list")
     lines: list[LabelledLine] = []
     bad: list[str] = []
-    for k, entry in enumerate(data["lines"]):
-        if not (isinstance(entry, list) and len(entry) == 3
-                and isinstance(entry[1], (str, list)) and entry[1]):
+    for k, raw in enumerate(data["lines"]):
+        entry = raw
+        if isinstance(raw, dict):     # {say: ..., intent: ..., tone: ...} is accepted too
+            entry = [next((raw[key] for key in ("say", "line", "text") if key in raw), None),
+                     next((raw[key] for key in ("intent", "intents") if key in raw), None),
+                     raw.get("tone")]
+        if not (isinstance(entry, list) and len(entry) == 3 and entry[0] is not None
+                and isinstance(entry[1], (str, list)) and entry[1]
+                and isinstance(entry[2], str)):
             bad.append(f"entry {k}: {entry!r}")
             continue
         say, intents, tone = entry
