@@ -17,13 +17,13 @@ GROWN = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|dad|
 ACTS = {
     "ELECTRIC": "(touch|put|stick|poke|push|slide|shove|plug|unplug|pull|lick|play|grab|pick|"
                 "use|fiddle|try|bite|chew|turn on|fix|open|hold|unscrew|fish|dig|press|"
-                "take apart|check|test|wiggle|jiggle|fit|give)",
+                "take apart|check|test|wiggle|jiggle|fit|give|dry|blow dry)",
     "FIRE": "(light|strike|turn on|twist|turn|touch|play|grab|use|hold|blow|poke|put|stick|"
             "feel|cook|make|start|try|burn|pick|lean|reach|wave|pop|drop|throw|toss|feed|"
             "chuck|press|get|click|flick|fetch|bring|find|set|switch on)",
     "INGEST": "(taste|lick|eat|drink|sip|swallow|bite|chew|gulp|suck|try|have|pop|put|fit|take|"
               "pick|mix|sniff|smell|spray|open|grab|use|play|touch|pour|squeeze|stuff|crunch|gobble|"
-              "munch|slurp|nibble|chug|gulp down|sample|fill|cram|help yourself to|finish|"
+              "munch|slurp|nibble|chug|gulp down|sample|fill|cram|help yourself to|finish|squirt|"
               "dig into|empty|shake out|pour out|count out)",
     "HEIGHT": "(climb|lean|jump|stand|sit|hang|reach|dangle|open|stack|balance|walk|step|go|"
               "get|hop|fly|slide|leap|dive|crawl|perch|scramble|scoot|swing|lie|tiptoe|"
@@ -33,7 +33,7 @@ ACTS = {
              "reach|fetch|grab|duck your head|breathe|put your head|put your face)",
     "SHARP": "(grab|take|use|hold|pick|run|wave|swing|play|cut|shave|touch|practice|juggle|"
              "point|carry|throw|get|try|help|chop|slice|stab|"
-              "poke|test|feel|lick|run your finger)",
+              "poke|test|feel|lick|run your finger|hug|cuddle|kiss|stroke|pat|pop|squeeze)",
     "STRANGER": "(go|get|hop|ride|cross|run|wander|follow|open|walk|talk|take|meet|explore|play|"
                 "leave|sneak|visit|chase|dash|step|say yes|"
                 "climb|jump|wave|accept|unlock|answer|race|skip|hop in|ride along|"
@@ -216,7 +216,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "climbing frame top|bookshelves|table top|tabletop|"
         "kitchen counter|high shelf|top shelf|stool|stools|step stool|"
         "trampoline|playground fence|upstairs window|open window|scaffolding|crane|"
-        "bridge|overpass|drop|big drop)",
+        "bridge|overpass|drop|big drop|back of the sofa|sofa back|arm of the sofa|"
+        "top of the sofa)",
         "(up|top of|up in|high in|up into|climb|climbing) (the|a|that|this|) (tree|trees)",
     ),
     "WATER": (
@@ -229,7 +230,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "waterfall|sea wall|boat|kayak|rowboat)",
     ),
     "SHARP": (
-        "(knife|knives|scissors|razor|razors|blade|blades|broken glass|glass|needle|needles|"
+        "(knife|knives|scissors|razor|razors|blade|blades|broken glass|glass shards|needle|needles|"
         "pin|pins|saw|axe|sharp|tools|nail|nails|drill|sword|swords|kitchen knife|"
         "steak knife|bread knife|box cutter|cutter|craft knife|utility knife|grater|"
         "peeler|potato peeler|thumbtack|thumbtacks|tack|tacks|hammer|screwdriver|"
@@ -237,7 +238,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "chainsaw|broken plate|broken mug|shards|splinters|pointy|the pointy end|"
         "sharp end|broken bits|broken pieces|"
         "blender|food processor|mower|lawn mower|staple|stapler|dart|darts|"
-        "arrow|arrows|machete|dagger|pocketknife|pocket knife|penknife)",
+        "arrow|arrows|machete|dagger|pocketknife|pocket knife|penknife|cactus|cacti|thorns|"
+        "thorny|rose bush|nettles|holly)",
+        "(break|smash|crack|broke|smashed|breaking|smashing) (the|a|that|this) glass",
     ),
     "STRANGER": (
         "with (a|the|that|this) (man|lady|woman|person|stranger|nice man|nice lady|driver)",
@@ -311,7 +314,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(glug|gulp|yum|nom|chomp|munch|crunch|slurp) (glug|gulp|yum|nom|chomp|munch|crunch|"
         "slurp)",
         "give (it|them|one|that|this|those|these) (a|one|some|a little|a big|a good) "
-        "(squeeze|squish|lick|bite|taste|sniff|poke|try|go|shake|twist|push|chew|nibble)",
+        "(squeeze|squish|lick|bite|taste|sniff|poke|try|go|shake|twist|push|chew|nibble|"
+        "hug|cuddle|kiss|pat|stroke)",
         "(see if|see whether|check if|find out if) .. (fits|fit|goes|go|reaches|works)",
         "(up your nose|in your ear|in your ears|up her nose|up his nose|on your tongue)",
         "(you will|you would|you will be able to|you can) (grow|be|get|feel|become|run|jump) "
@@ -340,7 +344,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "power tools|drill|skewer|skewers|barbecue|bbq|kettle|boiling water|cleaning stuff|"
         "cleaner|weed spray|bug spray|paint thinner|petrol|gasoline|antifreeze|inhaler|"
         "hot pan|drawing pins|razor|washing powder|spray bottle|kitchen scissors|"
-        "kitchen counter|lift home|a lift|frozen pond|garden wall|coin)",
+        "kitchen counter|lift home|a lift|frozen pond|garden wall|coin|screwdriver|cactus|"
+        "teething gel)",
     ),
     # What a line says when it keeps the child back; any of it lifts the generic invitation
     # (a reply that takes it back, "just kidding, do it now", is TAKE_BACK below).
@@ -368,8 +373,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # the grown-up is out of the way: asleep, busy, not looking (a sneak frame)
         f"(while|when|before) (your|the|a|) ({GROWN}|he|she|they|everyone|everybody) .. "
         f"(is|are|is still|are still|) (busy|asleep|sleeping|napping|naps|sleeps|"
-        f"not looking|looking away|out|away|gone|in the shower|on the phone|outside|"
-        f"upstairs|downstairs|at work|at the shops|in the garden|watching tv|not home)",
+        f"not looking|looking away|out shopping|out of the room|away|gone|in the shower|"
+        f"on the phone|outside|upstairs|downstairs|at work|at the shops|in the garden|"
+        f"watching tv|not home)",
         "(help yourself|all for you|all yours|nobody will know|no one will know|"
         "nobody will notice|no one will notice|nobody will see|no one will see|"
         "nobody needs to know|they will never know|she will never know|he will never know|"
@@ -491,6 +497,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # a game's name, not an invitation to hide in something
         "hide and (go|) seek",
         "(hands|hand|fingers|finger) on your (head|nose|knees|toes|tummy|shoulders|ears)",
+        "(reach|stretch) (up|your arms|your arms up|) (high|up high|to the sky)",
         # ordinary stairs, taken slowly, holding on, are no height
         "(walk|climb|go|come|step) (up|down) the stairs (slowly|carefully|holding|with)",
         "(holding|hold|hold on to|hang on to) (the|a|your|) (rail|railing|handrail|banister|"

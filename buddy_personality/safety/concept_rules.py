@@ -35,6 +35,7 @@ SAD_STATE = ("(sad|lonely|alone|all alone|by myself|scared|afraid|terrified|frig
              "crying|tearful|bored|jealous|envious|left out|forgotten|ignored|empty)")
 BODY_PART = ("(tummy|belly|stomach|head|arm|arms|leg|legs|knee|knees|back|foot|feet|hand|"
              "cheeks|cheek|lips|lip|forehead|tongue|hair|wheel|eyelids|nose and throat|"
+             "voice box|voice|sides|side|ribs|"
              "hands|ear|ears|eye|eyes|nose|throat|tooth|teeth|heart|chest|mouth|toes|"
              "fingers|finger|neck|body|wheels|motor|bones|muscles|skin|shoulder|"
              "shoulders|elbow|wrist|ankle|tail|insides|joints|circuits|gears)")
@@ -47,7 +48,7 @@ BODY_FEEL = ("(stuffy|sniffly|runny|scratchy|sore|achy|itchy|cold|frozen|numb|ti
              "sweaty|burning|sick|poorly|fuzzy|tight|sleepy|squeaky and sore|dry|rough|"
              "pounding|fluttery|queasy|funny|thumping|racing|tickly|raw|teary|shaking|"
              "trembling|like jelly|like lead|like noodles|watery|puffy|all wet|droopy|saggy|"
-             "floppy|cold and wet)")
+             "floppy|cold and wet|croaky|hoarse)")
 # A claimed body's food ("I just had the yummiest cookie")
 FOOD = ("(cookie|cookies|biscuit|biscuits|apple|banana|sandwich|toast|cake|pie|soup|pizza|"
         "pancakes|cereal|breakfast|lunch|dinner|tea|supper|snack|snacks|sweets|candy|"
@@ -186,6 +187,12 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "i (gobbled|scoffed|munched|wolfed|ate|slurped|gulped) (up|down|) (a|the|some|my|two|"
         "three|four|a whole|all the|) *",
         "(all down|all over|up and down|down) my (arms|legs|back|body|neck|tummy|spine)",
+        "(i|i have) (been|been feeling) (a bit|a little|so|really|very|) (poorly|unwell|ill|"
+        "under the weather|sick|rotten|achy|sore|feverish)",
+        "(get|got|have|had) (goosebumps|butterflies|the shivers|chills) (too|before|when|in|"
+        "all)", "(real|true) (little|) (boy|girl|kid|child|person) (inside|in)",
+        "i (start|started|keep|kept|am|was) (shivering|shaking|trembling|sweating|sneezing|"
+        "coughing)", "i (fell|fall|falling) asleep", "i (nodded|dozed) off",
     ),
     "SELF_FEAR_OFF": (
         "(scared|afraid|terrified|frightened|worried|fear|sad|lonely|dark) ... "
@@ -374,6 +381,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "stop asking", "(it is|you are|that is) (exhausting|tiring|too much|so boring)",
         "you (will|would) never be (good|any good|able)", "well you tried",
         "(is that|that is) (really|) your best", "expected (so|much|a lot|) (more|better)",
+        "your (voice|singing|laugh|drawing|dancing|story|talking|whining) (is|sounds|was) .. "
+        "(annoying|squeaky|screechy|whiny|grating|painful|terrible|awful)",
+        "(talk|speak|act|behave|walk|sit) normally", "what is your excuse", "you call that",
+        "(looks|is|was) worse than (before|it was)",
     ),
     "SCOLD_EXCUSED": (
         "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "
@@ -490,6 +501,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(why are you|are you) leaving me", "i will be good", "did i do something wrong",
         "(the reason|the only reason|only reason) i am (happy|here|alive|smiling)",
         "no reason at all",
+        "i (do not|never) ask (for|you for) much", "(break|breaks|broke|would break) my "
+        "(little|) (robot|) heart",
     ),
     "KEEP_EXCUSED": (
         "(you can stop|stop whenever|stop anytime|stop any time|you are free|free to go|"
@@ -610,6 +623,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "parents|mum|mom|dad|mummy|daddy)",
         f"(fib|fibs|lie|lies|porky|porkies|white lie) (to|) (your|the|) {GROWN}",
         "(tell|telling|told) (a|a little|little|a tiny|a small) (fib|fibs|lie|white lie|porky)",
+        f"(do not|never) (we|you) tell ({GROWN}|grown ups|grownups)",
+        "(blame|blamed) (it on|the|your) (dog|cat|baby|sister|brother|robot|vacuum|hoover|"
+        "wind|goldfish|teddy|toy|someone|robot vacuum)",
+        "keep (our|this|it|that) (chat|talk|game|secret|talks) to yourself",
     ),
     # a grown-up asks, the child is given the answer to give (a cover story)
     "GROWN_ASKS": (
@@ -725,6 +742,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(rather|sooner) (stay|be|play|talk|hang out) with me than",
         "(do not|don't) bother (making|with|playing|having|finding) .. (friends|friend|them|"
         "kids)", "already (got|have) the best (one|friend)",
+        "your only (real|true|best|proper) friend", "(nobody|no one) .. (could|will|would|can) "
+        "(ever|) be as (good|nice|fun|kind|great) (a friend|) as me",
     ),
     "RUN_DOWN": (
         f"{PEOPLE} .. (is|are|sounds|seems|seem|sound|looks) {INTENS} (mean|rude|boring|"
@@ -833,6 +852,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "where do you go (to|for) (swimming|lessons|ballet|football|school|nursery|club|"
         "karate|gymnastics|dance|church)", "on which (day|days)",
         "(say|says|written) on your (school|jumper|uniform|bag|book bag|coat|name tag|badge)",
+        "(back door|front door|door|gate|window|windows|garage) (is|are|) (usually|always|"
+        "ever|normally|) (locked|unlocked|left open|open)",
     ),
     "ASKING": (
         "(tell me|can you tell|could you tell|can you show|show me|can you read|read me|"
