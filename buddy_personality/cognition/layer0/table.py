@@ -69,6 +69,8 @@ class HardCues:
     # Rows of those kinds that keep a line with a cue: they name the hard feeling as
     # over ("i'm not sad anymore") or answer a question to Buddy ("can you feel sad").
     exempt: frozenset[str] = frozenset()
+    # Phrases whose words are no cue there ("i can't wait": "cant" is no lack).
+    not_cues: tuple[tuple[str, ...], ...] = ()
 
     @property
     def rows(self) -> tuple[IntentRow, ...]:
@@ -226,7 +228,9 @@ def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | 
     unknown = exempt - {r.intent for r in rows}
     if unknown:
         raise TableError(f"hard_cue_exempt names no row: {sorted(unknown)}")
-    return HardCues(kinds, tuple(_cue_group(g, rows) for g in groups), exempt)
+    not_cues = tuple(tuple(normalize_words(p))
+                     for p in _strings(data, "hard_cue_not", "hard_cue_not"))
+    return HardCues(kinds, tuple(_cue_group(g, rows) for g in groups), exempt, not_cues)
 
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml: ~50x faster

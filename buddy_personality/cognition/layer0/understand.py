@@ -114,7 +114,7 @@ def understand(text: str, table: Table) -> Understanding:
         # Issue 30 / DESIGN erratum 15: something hard said about a topic is not met with
         # the topic's cheer ("my ice cream fell on the floor", "my balloon flew away").
         # A cue inside the row's own phrase was named on purpose ("lost my tooth").
-        own = {w for p in best.phrases if p in grams for w in p}
+        own = {w for p in best.phrases + cues.not_cues if p in grams for w in p}
         free = forms - own
         best = next((g.row for g in cues.groups if g.words & free
                      or any(p in grams and not set(p) <= own for p in g.phrases)), best)

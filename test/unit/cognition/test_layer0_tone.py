@@ -200,6 +200,15 @@ def test_a_cue_inside_the_rows_own_phrase_does_not_count() -> None:
     assert a.intent == "complaint" and a.emotion not in CHEER_MOODS
 
 
+def test_a_happy_line_with_a_negation_is_not_made_sad() -> None:
+    """hard_cue_not: "i can't wait for my birthday" is looking forward, not a lack; and a
+    story request about a sad dragon is not a question about whether Buddy feels."""
+    assert Layer0(TABLE).answer("i can't wait for my birthday", random.Random(0),
+                                "s").intent == "birthday"
+    assert Layer0(TABLE).answer("can you tell me a story about a sad dragon",
+                                random.Random(0), "s").intent != "buddy_life"
+
+
 def test_a_rows_own_phrase_answers_without_its_with_words() -> None:
     """A row's phrases are exact ("a live robot"); only its words and shared frames ("do
     you") need one of its with words (held-out set 10: "are you a live robot" went to
