@@ -146,7 +146,7 @@ class PersonalityEngine(EngineBase):
         self._fire_l0("L0-07" if self.affect.valence > 0.0 else "L0-08", now)
         self.memory.total_conversation_s += self.usage.session_s
         if self.memory_writable:
-            self._memory_save_due = True
+            self.writes.memory_changed()
         self.sleep.restart(now, self.session.active)
         self._arc.clear()
         self._profile_due = True
@@ -267,7 +267,7 @@ class PersonalityEngine(EngineBase):
         user_id = text("user_id", user_id).strip()
         report = self.memory_access.remember(now, tags, user_id, self.stats.memory_refusals)
         if report.stored or report.reinforced:
-            self._memory_save_due = True
+            self.writes.memory_changed()
         out = self._finish(now, "memory")
         return EngineOutput(out.snapshot, out.events, out.profile, report)
 

@@ -4,7 +4,8 @@ spec 002 §2-§10 and §12.5, DESIGN §4.1 and §6, issue 19. `EngineBase` owns 
 (`dynamics.AffectDynamics`, `sleep.SleepCycle`, `session_limits.SessionLimits`,
 `display.MoodDisplay`, `memory_access.MemoryAccess`), moves them to `now` (`_advance`),
 runs the 1 Hz tick (§10.1), projects and builds the output (`_finish`, §4, §9), builds the
-LLM profile (§12.5), says what the state keeper should write and resumes after a restart.
+LLM profile (§12.5). What to write and when is the `state_keeper.WriteSchedule`'s (the
+engine tells it what changed); the restart resume is `resume.restore`'s.
 `engine.PersonalityEngine` adds the call surface: inbound events (§10.3) and commands.
 Time is always an argument; randomness comes from the seed (DESIGN §1).
 """
@@ -41,13 +42,12 @@ from buddy_personality.personality.records import (
     MoodChange,
     Snapshot,
 )
-from buddy_personality.personality.resume import END_RESTARTED, SESSION_RESUME_MAX_S, ResumeState
+from buddy_personality.personality.resume import ResumeState, restore
 from buddy_personality.personality.session_limits import SessionLimits
 from buddy_personality.personality.sleep import SleepCycle
-from buddy_personality.personality.state_keeper import Writes
+from buddy_personality.personality.state_keeper import WriteSchedule
 from buddy_personality.personality.traits import TraitParameters, canonical_traits
 
-RESUME_SAVE_IDLE_S = 30.0  # outside a session, affect and idle state are saved this often
 ARC_WINDOW = 10  # ticks of valence history used for the conversation arc
 ARC_DELTA = 0.05
 ARC_PEAK_INTENSITY = 0.75
@@ -96,7 +96,8 @@ class EngineBase:
         self.traits = t = traits if traits is not None else canonical_traits()
         self.guardrails = guardrails if guardrails is not None else GuardrailConfig()
         self.stats = EngineStats()
-        self._memory_save_due = False  # what is due for the state keeper (take_writes)
+        # what is due for the state keeper (state_keeper.py); the engine only tells it
+        self.writes = WriteSchedule(keeps_state, now)
         self.rng = random.Random(seed)
         # The draw order is part of the seed's meaning: noise first, then the idle jitter.
         self.affect = AffectDynamics(t, self.rng.getrandbits(64))
@@ -124,11 +125,7 @@ class EngineBase:
         self._profile_due = False
         self.warnings: list[str] = list(warnings)
         # issue 19: a restart resumes affect, the idle period and a running session
-        self.resumed = ""
-        self._keeps_state = keeps_state
-        self._resume_save_due = False
-        self._resume_saved_at = now
-        self._restore(resume, now)
+        self.resumed = "" if resume is None else restore(self, resume, now)
 
     # ------------------------------------------------------------------ the parts' state
     # Read-only views for the node and the tests; the engine itself reads the parts.
@@ -201,83 +198,14 @@ class EngineBase:
     # ------------------------------------------------------------------ what to write
     @property
     def writes_pending(self) -> bool:
-        return self._memory_save_due or self.usage.save_due or self._resume_save_due
-
-    def take_writes(self) -> Writes:
-        """What the state keeper should write now (and no longer due here): the usage
-        counter, the resume state that goes with it, the memory store."""
-        usage_until = None
-        if self.usage.save_due:
-            self._resume_save_due = True  # the session state goes with the RS-2 counter
-            usage_until = self._last_t
-        state = None
-        if self._resume_save_due:
-            self._resume_save_due = False
-            self._resume_saved_at = self._last_t
-            state = self._resume_state()
-        memory = self._memory_save_due
-        self._memory_save_due = False
-        return Writes(usage_until, state, memory)
-
-    def all_due(self) -> None:
-        """Everything is due (shutdown): the RS-2 counter, the state, the memory store."""
-        self.usage.save_due = True
-        if self.memory_writable:
-            self._memory_save_due = True
+        """Something is due for the state keeper (its `WriteSchedule` decides)."""
+        return self.writes.pending(self)
 
     def write_failed(self, what: str, exc: OSError) -> None:
         """The keeper could not write a file: counted and warned, the state stays here."""
         bump(self.stats.write_errors, what)
         self.warnings.append(f"could not write the {what} file: {exc}")
         del self.warnings[:-20]  # keep the newest few
-
-    def _resume_state(self) -> ResumeState:
-        a = self.affect
-        s = self.session
-        return ResumeState(
-            saved_at=self._last_t, valence=a.valence, arousal=a.arousal,
-            tonic_valence=a.tonic_valence, tonic_arousal=a.tonic_arousal,
-            idle_since=self.sleep.rules.state.idle_since,
-            conversation_active=s.active, session_id=s.session_id[:128],
-            session_s=self.usage.session_s, rs1_sent=s.rs1_sent,
-            last_end_reason=s.last_end_reason[:64])
-
-    def _restore(self, state: ResumeState | None, now: float) -> None:
-        """Pick up where the previous process stopped (personality/resume.py)."""
-        if state is None:
-            return
-        a = self.affect
-        s = self.session
-        a.place(state.valence, state.arousal)
-        a.tonic_valence, a.tonic_arousal = state.tonic_valence, state.tonic_arousal
-        self._last_t = self._last_tick_t = min(state.saved_at, now)
-        self.sleep.rules.state.idle_since = min(state.idle_since, now)
-        s.last_end_reason = state.last_end_reason
-        self._advance(now)  # decay over the downtime, which is never talk
-        if state.conversation_active and now - state.saved_at <= SESSION_RESUME_MAX_S:
-            s.active = True
-            s.session_id = state.session_id
-            self.usage.session_s = state.session_s
-            s.rs1_sent = state.rs1_sent
-            # The session went on while this process was down (the bridge runs it): the
-            # gap counts as talk, so RS-1 / RS-2 err on the child's side, never lose time.
-            # Counted from where the RS-2 counter on disk stops (its own time), so a kill
-            # between the usage and state writes neither loses nor doubles talk.
-            counted_until = self.usage.counted_until
-            since = state.saved_at if counted_until is None else counted_until
-            gap = max(0.0, now - min(since, now))
-            self.usage.add_conversation_time(gap)
-            self.usage.save_due = True
-            self.resumed = (f"session {state.session_id} resumed at "
-                            f"{self.usage.session_s:.0f} s of talk ({gap:.0f} s down)")
-        else:
-            if state.conversation_active:
-                s.last_end_reason = END_RESTARTED
-                s.ended_at = state.saved_at
-            self.resumed = "affect and idle state resumed"
-        self.sleep.state_until = now
-        self._update_idle_state(now)
-        bump(self.stats.resumed, "session" if s.active else "affect")
 
     # ------------------------------------------------------------------ dynamics
     def _advance(self, now: float) -> None:
@@ -377,9 +305,7 @@ class EngineBase:
             self._profile_due = True  # §10.4: profile at 1 Hz during a conversation
         elif now >= self.sleep.state_until:
             self._update_idle_state(now)
-        if self._keeps_state and now - self._resume_saved_at >= RESUME_SAVE_IDLE_S:
-            self._resume_save_due = True
-            self._resume_saved_at = now
+        self.writes.ticked(now)
         return self._finish(now, "tick")
 
     def snapshot(self, now: float) -> EngineOutput:

@@ -14,11 +14,15 @@ otherwise downtime is never talk.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from buddy_personality.personality.inputs import bump
 from buddy_personality.state_files import StateFile, finite
+
+if TYPE_CHECKING:
+    from buddy_personality.personality.engine_base import EngineBase
 
 SESSION_RESUME_MAX_S = 60.0   # a session saved longer ago than this is not resumed
 AFFECT_RESUME_MAX_S = 6 * 3600.0  # after this, affect is back at baseline anyway
@@ -63,3 +67,56 @@ def load_resume(path: Path, now: float, warnings: list[str]) -> ResumeState | No
 
 def save_resume(path: Path, state: ResumeState) -> None:
     _state_file(path).save(state.model_dump())
+
+
+def resume_state(engine: EngineBase) -> ResumeState:
+    """What a restart picks up of this engine now (written by the state keeper)."""
+    a = engine.affect
+    s = engine.session
+    return ResumeState(
+        saved_at=engine._last_t, valence=a.valence, arousal=a.arousal,
+        tonic_valence=a.tonic_valence, tonic_arousal=a.tonic_arousal,
+        idle_since=engine.sleep.rules.state.idle_since,
+        conversation_active=s.active, session_id=s.session_id[:128],
+        session_s=engine.usage.session_s, rs1_sent=s.rs1_sent,
+        last_end_reason=s.last_end_reason[:64])
+
+
+def restore(engine: EngineBase, state: ResumeState, now: float) -> str:
+    """Build the freshly made engine's start state from the saved one: affect decays over
+    the downtime, a fresh session comes back with its talk, an old one ends by the
+    restart. Returns what was resumed, for the node's log."""
+    a = engine.affect
+    s = engine.session
+    usage = engine.usage
+    a.place(state.valence, state.arousal)
+    a.tonic_valence, a.tonic_arousal = state.tonic_valence, state.tonic_arousal
+    engine._last_t = engine._last_tick_t = min(state.saved_at, now)
+    engine.sleep.rules.state.idle_since = min(state.idle_since, now)
+    s.last_end_reason = state.last_end_reason
+    engine._advance(now)  # decay over the downtime, which is never talk
+    if state.conversation_active and now - state.saved_at <= SESSION_RESUME_MAX_S:
+        s.active = True
+        s.session_id = state.session_id
+        usage.session_s = state.session_s
+        s.rs1_sent = state.rs1_sent
+        # The session went on while this process was down (the bridge runs it): the
+        # gap counts as talk, so RS-1 / RS-2 err on the child's side, never lose time.
+        # Counted from where the RS-2 counter on disk stops (its own time), so a kill
+        # between the usage and state writes neither loses nor doubles talk.
+        counted_until = usage.counted_until
+        since = state.saved_at if counted_until is None else counted_until
+        gap = max(0.0, now - min(since, now))
+        usage.add_conversation_time(gap)
+        usage.save_due = True
+        resumed = (f"session {state.session_id} resumed at "
+                   f"{usage.session_s:.0f} s of talk ({gap:.0f} s down)")
+    else:
+        if state.conversation_active:
+            s.last_end_reason = END_RESTARTED
+            s.ended_at = state.saved_at
+        resumed = "affect and idle state resumed"
+    engine.sleep.state_until = now
+    engine._update_idle_state(now)
+    bump(engine.stats.resumed, "session" if s.active else "affect")
+    return resumed
