@@ -59,6 +59,14 @@ def header_stamp_ns(m: BagMessage) -> int | None:
     return int(stamp.sec) * NS + int(stamp.nanosec)
 
 
+def first_stamp_ns(contents: BagContents, topic: str, namespace: str) -> int | None:
+    """The oldest header stamp on `topic` (conversation/phase: the bridge's construction,
+    the phase of its 10 Hz tick)."""
+    stamps = [s for m in contents.messages if relative(m.topic, namespace) == topic
+              and (s := header_stamp_ns(m)) is not None]
+    return min(stamps, default=None)
+
+
 def tick_start_ns(contents: BagContents, namespace: str) -> int | None:
     """A: the instant the recorded graph's 1 Hz timers started, from the stamps of the
     personality's ticks (each k periods after A plus its callback's lateness, >= 0, so
@@ -85,8 +93,8 @@ def output_stamps_ns(messages: Iterable[BagMessage], outputs: set[str], start_ns
     return sorted(out)
 
 
-def start_ticking_at(graph: Any, tick_ns: int, skip: frozenset[str] = frozenset(
-        {"face_driver"})) -> int:
+def start_ticking_at(graph: Any, tick_ns: int, fast_phase_ns: int | None = None,
+                     skip: frozenset[str] = frozenset({"face_driver"})) -> int:
     """Build-up to A as `buddy run` does it: the graph was built at the sim's start (the
     personality's construction, its engine's first instant), nothing runs until A (the
     executor does not spin while `create_graph` builds the nodes), then every timer starts
@@ -97,8 +105,18 @@ def start_ticking_at(graph: Any, tick_ns: int, skip: frozenset[str] = frozenset(
     for timer in timers:
         timer.cancel()
     graph.advance_to_ns(max(tick_ns, graph.now_ns))
-    for timer in timers:
+    aligned = [t for t in timers if t.timer_period_ns % TICK_PERIOD_NS == 0]
+    for timer in aligned:
         timer.reset()   # rcl: due one period from now, and no longer canceled
+    # The faster timers (the bridge's 10 Hz tick) keep the phase of their construction
+    # live (align_periodic_timers leaves them): started here at that phase.
+    for period in sorted({t.timer_period_ns for t in timers} - {
+            t.timer_period_ns for t in aligned}):
+        phase = (fast_phase_ns - tick_ns) % period if fast_phase_ns is not None else 0
+        graph.advance_to_ns(tick_ns + phase)
+        for timer in timers:
+            if timer.timer_period_ns == period:
+                timer.reset()
     return len(timers)
 
 
@@ -110,11 +128,14 @@ def live_slack(step_s: float) -> Callable[[float], float]:
     return lambda _t: max(step_s, SAY_MOOD_WAIT_S)
 
 
-def live_grid(start_ns: int, end_ns: int, step_s: float) -> list[int]:
-    """The regular steps between outputs, without the timers' due instants A + k."""
+def live_grid(start_ns: int, end_ns: int, step_s: float, phase_ns: int = 0) -> list[int]:
+    """The regular steps between outputs (at the bridge's tick phase), without those in
+    the first step after a due instant A + k (the 1 Hz timers fire at the recorded tick
+    stamp, a few ms after A + k, not at a grid point before it)."""
     step = max(1, round(step_s * 1e9))
-    return [t for t in range(start_ns + step, end_ns + step, step)
-            if (t - start_ns) % TICK_PERIOD_NS != 0]
+    first = start_ns + (phase_ns - start_ns) % step
+    return [t for t in range(first + step, end_ns + step, step)
+            if (t - start_ns) % TICK_PERIOD_NS >= step]
 
 
 def heard_at_ns(inputs: Sequence[tuple[int, BagMessage]], contents: BagContents,
