@@ -29,7 +29,6 @@ are compared with their stamps taken as A (`startup_stamps`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -184,21 +183,4 @@ def startup_stamps(records: Mapping[str, list[Record]], start_s: float
             Record(r.t, {k: (start_s if is_stamp(k) and isinstance(v, float)
                              and v < start_s else v) for k, v in r.fields.items()})
             for r in recs]
-    return out
-
-
-# The face driver runs on the steady clock in a thread of its own (replay.RULES
-# face/state): live it shows passing states for a few ms to 0.2 s (its start-up state,
-# the old mood before a reply's emotion, a phase a few ms before the next) that fall on
-# either side of a tick at random. Compared: the state it shows at the end of each tick
-# period of the personality (1 s), as a sequence of changes.
-def settle_per_tick(records: Sequence[Record], start_s: float,
-                    period_s: float = TICK_PERIOD_NS / NS) -> list[Record]:
-    """Each message takes the end of its tick period (by its header stamp) as receive
-    time, so the `settled` rule keeps the last state of each period."""
-    out = []
-    for r in records:
-        stamp = r.fields.get("header.stamp", r.t)
-        k = math.floor((stamp - start_s) / period_s)
-        out.append(Record(start_s + (k + 1) * period_s, r.fields))
     return out
