@@ -278,7 +278,7 @@ def setup_from_bag(contents: BagContents) -> tuple[SimSetup, list[str]]:
     except ValueError as exc:
         raise BagError(f"{contents.path}: {exc}") from exc
     if not overrides:
-        warnings.append("no sim setup and no recorded parameters in the bag: replaying "
+        warnings.append("no sim setup in the bag and no recorded parameters: replaying "
                         "with robot.yaml, seed 0, the host's time zone, no LLM server, the "
                         "graph starting at the oldest stamp in the bag; outputs match only "
                         "if the bag was recorded from the graph's start under the same "

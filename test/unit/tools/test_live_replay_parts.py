@@ -1,0 +1,65 @@
+"""The pure parts of replaying a live recording (issue 30 item 4, docs/REPLAY.md "A live
+recording"): the step grid, the recorded parameters, and how a divergence is named."""
+
+from __future__ import annotations
+
+import json
+
+from buddy_personality.tools.bags.bag_compare import CompareReport, Mismatch, TopicResult
+from buddy_personality.tools.bags.divergence import (
+    LIVE_PARAMS_KEY,
+    explain,
+    parameter_changes,
+    recorded_overrides,
+)
+from buddy_personality.tools.bags.live_timing import live_grid
+
+NS = 1_000_000_000
+
+
+def test_the_grid_follows_the_bridge_phase_and_leaves_the_tick_to_the_recorded_stamp() -> None:
+    """REPLAY.md: a 0.1 s grid at the bridge's tick phase, without its points in the first
+    0.1 s after each A + k, so the 1 Hz timers fire at the recorded tick stamp."""
+    a = 100 * NS
+    grid = live_grid(a, a + 2 * NS, 0.1, phase_ns=a + 30_000_000)   # bridge at A + 0.03
+    assert all((t - a) % (NS // 10) == 30_000_000 for t in grid)
+    assert all((t - a) % NS >= NS // 10 for t in grid)               # none in [A+k, A+k+0.1)
+    assert a + 130_000_000 in grid and a + 1_030_000_000 not in grid
+
+
+def test_recorded_parameters_become_overrides_except_what_the_sim_owns() -> None:
+    """REPLAY.md "What is recorded": seeds and axes are replayed; the clock, state files,
+    the face board's port, audio and server URLs are the sim's own."""
+    params = {"personality": {"seed": 7, "extraversion": 0.8, "use_sim_time": False,
+                              "memory_path": "/home/x/memory.json"},
+              "face_driver": {"port": "/dev/ttyACM0", "keepalive_s": 1.0},
+              "parent_dashboard": {"port": 8080}}
+    got = recorded_overrides({LIVE_PARAMS_KEY: json.dumps(params)},
+                             ["personality", "face_driver"])
+    assert got == {"personality": {"seed": 7, "extraversion": 0.8},
+                   "face_driver": {"keepalive_s": 1.0}}
+
+
+def test_a_changed_parameter_is_named_with_both_values() -> None:
+    changes = parameter_changes({"personality": {"seed": 0}, "llm_bridge": {"seed": 0}},
+                                {"personality": {"seed": 4}, "llm_bridge": {"seed": 0}})
+    assert changes == ["personality.seed: recorded 0, replayed 4"]
+
+
+def test_the_first_divergence_in_time_is_named_with_the_input_before_it() -> None:
+    """Issue 30 item 4: name the first diverging output and why."""
+    report = CompareReport(topics=[
+        TopicResult("tts/say", 3, 3, 1, mismatches=[
+            Mismatch(2, 130.0, "text", "a", "b")]),
+        TopicResult("personality/snapshot", 9, 9, 1, mismatches=[
+            Mismatch(4, 112.5, "valence", 0.1, 0.3)]),
+    ], t0=100.0)
+    inputs = [(5.0, "speech/utterance", "hey buddy"), (12.0, "speech/utterance", "hi"),
+              (20.0, "speech/utterance", "bye")]
+    d = explain(report, [], inputs)
+    assert d.kind == "code"
+    assert d.first_output == {"topic": "personality/snapshot", "t": 12.5, "index": 4,
+                              "kind": "field", "path": "valence"}
+    assert d.after_input == {"t": 12.0, "topic": "speech/utterance", "what": "hi"}
+    assert explain(report, ["personality.seed: recorded 0, replayed 4"], inputs).kind \
+        == "parameter"
