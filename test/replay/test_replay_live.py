@@ -75,6 +75,12 @@ def _record_session(ros: RosHarness, tmp: Path) -> Path:
                      "--state-dir", str(tmp / "state"))
         assert ros.spin_until(lambda: ros.probe.count_publishers("/buddy/tts/say") >= 1
                               and phases, 90.0), "buddy run did not come up"
+
+        def recorder_listens() -> bool:   # else the first line may come before it does
+            subs = ros.probe.get_subscriptions_info_by_topic("/buddy/speech/utterance")
+            return any(s.node_name == "buddy_recorder" for s in subs)
+
+        assert ros.spin_until(recorder_listens, 60.0), "the recorder never subscribed"
         for line in LINES:
             res = subprocess.run([str(BUDDY), "say", line], capture_output=True, text=True,
                                  timeout=40, env=dict(os.environ), check=False)
