@@ -250,6 +250,12 @@ class AsrNode(InboundChecks, ClosesOwnResources, Node):
             if self._aec.echo_like:
                 self._count("frames_echo_left")   # Buddy's voice only: no evidence
                 prob = None
+            elif buddy and self._aec.unreferenced:
+                # Buddy speaks (tts/speaking) but none of what it plays has reached the
+                # software canceller yet (a tts node that has not yet discovered this
+                # subscription): its voice is in the frame uncancelled, no evidence
+                self._count("frames_without_reference")
+                prob = None
             events = self._endpointer.push(at, frame, prob, buddy)
             for ev in events:
                 if isinstance(ev, ActivityChanged):

@@ -84,6 +84,7 @@ class EchoCanceller(Protocol):
     frames: int             # frames that went through the filter
     delay_s: float          # the echo's measured delay against the stamps (software)
     echo_like: bool         # the last frame is what is left of Buddy's voice (software)
+    unreferenced: bool      # the last frame passed with no played audio to cancel (software)
 
     def process(self, at: float, frame: np.ndarray) -> np.ndarray: ...
 
@@ -101,6 +102,7 @@ class ServerCanceller:
         self.frames = 0
         self.delay_s = 0.0
         self.echo_like = False
+        self.unreferenced = False
 
     def process(self, at: float, frame: np.ndarray) -> np.ndarray:
         del at
@@ -226,6 +228,7 @@ class SpeexCanceller:
         self._pending: list[float] = []  # consecutive measures off the line
         self.outliers = 0             # measures set aside (diagnostics)
         self.echo_like = False        # the last frame still follows the reference
+        self.unreferenced = False     # the last frame had no played audio near it
         self.alignments = 0
         self._mic: deque[tuple[float, np.ndarray]] = deque()
         self._clock = SampleClock(SAMPLE_RATE)   # the capture stream's time line
@@ -240,7 +243,9 @@ class SpeexCanceller:
         start = at - self._shift_s + self._margin_s
         if at > self.track.last_sample_at + ACTIVE_AFTER_S:
             self.echo_like = False
+            self.unreferenced = True
             return frame                     # Buddy silent: nothing to take out
+        self.unreferenced = False
         # Buddy is speaking: the rest of this window is being played now; wait for it
         # (the listening thread; a frame is at most REFERENCE_WAIT_S late for it).
         self.track.wait_until(start + frame.size / SAMPLE_RATE, REFERENCE_WAIT_S)
