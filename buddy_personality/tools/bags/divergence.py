@@ -6,8 +6,9 @@
 - `parameter_changes`: the parameters a replay runs with that differ from the recording
   (`--set`, `--seed`).
 - `explain`: the first diverging output in time (the rest usually follow from it), the
-  input just before it, and the cause: a parameter when one differs, else the code (the
-  same inputs and parameters gave another output).
+  input just before it, and the cause: a parameter when one differs; an input when the
+  first divergence is an answer the replay never gave with no input in the bag before
+  it; else the code (the same inputs and parameters gave another output).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 from buddy_personality.tools.bags.bag_compare import CompareReport
 
 LIVE_PARAMS_KEY = "buddy.live_params"   # written by record.Recorder
+ANSWERS = ("conversation/events", "tts/say", "personality/ai_emotion")  # to a line
+INPUT_WINDOW_S = 3.0   # live_timing.REACTION_WINDOW_S
 # Parameters the sim graph sets itself (sim_graph.graph_overrides): the clock, the state
 # files (a temporary directory), the face board, audio, the LLM server.
 SIM_OWNED = frozenset({"use_sim_time", "start_type_description_service", "port",
@@ -61,7 +64,7 @@ def parameter_changes(recorded: Mapping[str, Mapping[str, Any]],
 
 @dataclass(slots=True)
 class Divergence:
-    kind: str                     # "none", "parameter" or "code"
+    kind: str                     # "none", "parameter", "input" or "code"
     what: list[str] = field(default_factory=list)
     first_output: dict[str, Any] = field(default_factory=dict)
     after_input: dict[str, Any] = field(default_factory=dict)
@@ -78,9 +81,10 @@ class Divergence:
         if self.after_input:
             where += f", after the input {self.after_input['topic']} " \
                      f"{self.after_input['what']!r} at +{self.after_input['t']:.3f} s"
-        why = ("because of a parameter: " + "; ".join(self.what) if self.kind == "parameter"
-               else "with the same inputs and parameters: the code (or, for a recording "
-                    "from another build or machine, its timing; docs/REPLAY.md)")
+        why = {"parameter": "because of a parameter: " + "; ".join(self.what),
+               "input": "because of an input: " + "; ".join(self.what)}.get(
+            self.kind, "with the same inputs and parameters: the code (or, for a recording "
+                       "from another build or machine, its timing; docs/REPLAY.md)")
         return f"{where}\n{why}"
 
 
@@ -97,4 +101,10 @@ def explain(report: CompareReport, changes: list[str],
     before = [i for i in inputs if i[0] <= first["t"] + 1e-9]
     after_input = ({"t": round(before[-1][0], 6), "topic": before[-1][1],
                     "what": before[-1][2]} if before else {})
+    if not changes and m.kind == "missing" and topic in ANSWERS and (
+            not before or first["t"] - before[-1][0] > INPUT_WINDOW_S):
+        # an answer the replay never gave, and no input in the bag just before it
+        return Divergence("input", [f"no input in the bag within {INPUT_WINDOW_S:g} s "
+                                    f"before the recorded {topic}: a line the recorder "
+                                    "missed?"], first, after_input)
     return Divergence("parameter" if changes else "code", list(changes), first, after_input)

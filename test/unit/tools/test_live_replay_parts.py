@@ -63,3 +63,13 @@ def test_the_first_divergence_in_time_is_named_with_the_input_before_it() -> Non
     assert d.after_input == {"t": 12.0, "topic": "speech/utterance", "what": "hi"}
     assert explain(report, ["personality.seed: recorded 0, replayed 4"], inputs).kind \
         == "parameter"
+
+
+def test_an_answer_with_no_input_before_it_names_a_missing_input() -> None:
+    """A bag that lost the wake line (measured once under load): the first divergence
+    is the session's start, missing in the replay, with no line before it."""
+    report = CompareReport(topics=[TopicResult("conversation/events", 2, 0, 2, 2, mismatches=[
+        Mismatch(0, 133.25, "", {"event": 1}, None)])], t0=100.0)
+    d = explain(report, [], [(42.7, "speech/utterance", "what is your name")])
+    assert d.kind == "input" and d.after_input == {}
+    assert "missed" in d.what[0]
