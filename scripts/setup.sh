@@ -5,6 +5,12 @@
 #
 # Each step is skipped when the inputs it depends on are unchanged (hash stamps under
 # .venv/.buddy-stamps), so a second run takes seconds.
+#
+# DESIGN erratum 22 (the suite's budget, set-up included): steps that do not need each
+# other overlap. The system packages (apt: speech, chromium) install in the background from
+# the start, the ROS 2 tools and colcon beside the buddy_msgs build; the script waits for
+# them at the end. pip compiles no bytecode up front (a module is compiled when first
+# imported, and most of the 3,500 files never are).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -65,6 +71,35 @@ run_logged() {
     wait "$pid"
 }
 
+# 0. System packages, in the background from the start: apt downloads and unpacks while
+#    pip installs and buddy_msgs builds; nothing before the end of this script needs them.
+#    scripts/setup_audio.sh never fails the set-up (it names what it could not install).
+bg_pids=()
+bg_logs=()
+background() {  # background LOG CMD...: run CMD with its output in LOG; waited for at the end
+    local log=$1
+    shift
+    "$@" >"$log" 2>&1 &
+    bg_pids+=($!)
+    bg_logs+=("$log")
+}
+finish_background() {  # wait for every background step; print its output; fail if one failed
+    local i rc=0
+    for i in "${!bg_pids[@]}"; do
+        if ! wait "${bg_pids[$i]}"; then rc=1; fi
+        cat "${bg_logs[$i]}"
+    done
+    bg_pids=()
+    bg_logs=()
+    return $rc
+}
+chromium_wanted=
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+    chromium_wanted=--chromium
+fi
+background "$root/build/system-packages.out" \
+    bash "$root/scripts/setup_audio.sh" "$root/build" $chromium_wanted
+
 pick_python() {
     # Jazzy's Python on Ubuntu 24.04 is 3.12; 3.11 works too.
     local candidates=("PYENV_VERSION=3.12.1 python3.12" "python3.12" "PYENV_VERSION=3.11.7 python3.11" "python3.11")
@@ -99,8 +134,22 @@ if ! fresh deps "$h"; then
     mkdir -p "$root/build"
     log="$root/build/pip-requirements.log"
     packages=$(grep -cvE '^\s*(#|$)' constraints.txt || true)
-    if ! run_logged "$log" "$packages" "$py" -m pip install --disable-pip-version-check \
-            -r requirements.txt -c constraints.txt; then
+    # uv (pinned here: it installs, it is not a dependency of Buddy) resolves and downloads
+    # the 170 pinned wheels in parallel, where pip fetches them one by one (uv: about 1 min
+    # on a loaded 2-core machine; pip 3-4 min). pip installs them when uv cannot be had
+    # (an offline mirror only pip is configured for). Neither compiles bytecode here (see
+    # the header).
+    install_deps() {
+        if "$py" -m pip install --disable-pip-version-check --no-compile -q uv==0.13.9 \
+            && "$venv/bin/uv" pip install --python "$py" -r requirements.txt -c constraints.txt
+        then
+            return 0
+        fi
+        echo "uv failed or could not be installed: installing with pip"
+        "$py" -m pip install --disable-pip-version-check --no-compile \
+            -r requirements.txt -c constraints.txt
+    }
+    if ! run_logged "$log" "$packages" install_deps; then
         grep -v '^WARNING: Location' "$log" | tail -n 30 >&2
         echo "installing the dependencies failed; full log: $log" >&2
         exit 1
@@ -122,18 +171,74 @@ if ! fresh cmakefix "$h"; then
     stamp cmakefix "$h"
 fi
 
-# 4. buddy_msgs -------------------------------------------------------------------------
 export AMENT_PREFIX_PATH="$venv" CMAKE_PREFIX_PATH="$venv" PATH="$venv/bin:$PATH"
 export LD_LIBRARY_PATH="$venv/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+# 4. Beside the buddy_msgs build (in the background, output shown at the end): colcon and
+#    the ROS 2 tools. Both need the wheels (step 2) and the ROS tools' cmake build the fixed
+#    include paths (step 3); neither needs buddy_msgs.
+
+# 4a. colcon, for the Pi's build path that CI tests (requirements-colcon.txt says why it
+#     lives in a directory of its own)
+install_colcon() {
+    say "installing colcon into .venv/colcon-tools (the Pi's colcon build, tested in CI)"
+    local log="$root/build/pip-colcon.log"
+    rm -rf "$venv/colcon-tools"
+    if ! "$py" -m pip install --disable-pip-version-check --no-deps --only-binary=:all: \
+            --target "$venv/colcon-tools" -r requirements-colcon.txt >"$log" 2>&1; then
+        tail -n 30 "$log"
+        echo "installing colcon failed; full log: $log"
+        return 1
+    fi
+    stamp colcon "$1"
+}
+h=$(hash_of requirements-colcon.txt)-$pyver
+if ! fresh colcon "$h"; then
+    background "$root/build/colcon.out" install_colcon "$h"
+fi
+
+# 4b. ROS 2 tools: the ros2 CLI, launch and launch_testing.
+# PyPI has no wheels for them; ../shared/ros2-jazzy (beside the repository, as in CI) holds
+# their upstream Jazzy sources and an install script. Without it Buddy still runs and
+# tests (the launch tests skip and say why); a Pi has these from apt (README).
+overlay=${BUDDY_ROS2_JAZZY:-}
+if [[ -z "$overlay" ]]; then
+    for candidate in "$root/../shared/ros2-jazzy" \
+            "$(git -C "$root" rev-parse --path-format=absolute --git-common-dir 2>/dev/null \
+               || echo /nonexistent)/../../shared/ros2-jazzy"; do
+        if [[ -f "$candidate/install.sh" ]]; then
+            overlay=$(cd "$candidate" && pwd)
+            break
+        fi
+    done
+fi
+install_ros2_tools() {
+    local log="$root/build/ros2-jazzy.log"
+    if ! bash "$overlay/install.sh" "$venv" >"$log" 2>&1; then
+        tail -n 30 "$log"
+        echo "installing the ROS 2 tools from $overlay failed; full log: $log"
+        return 1
+    fi
+    say "ros2 CLI, launch and launch_testing: $(tail -n 1 "$log" | sed 's/^\[ros2-jazzy\] //')"
+}
+if [[ -n "$overlay" && "$overlay" != none && -f "$overlay/install.sh" ]]; then
+    background "$root/build/ros2-jazzy.out" install_ros2_tools
+else
+    say "ros2 CLI, launch and launch_testing: not installed (no ../shared/ros2-jazzy;" \
+        "tests under test/launch skip)"
+fi
+
+# 4c. buddy_msgs -----------------------------------------------------------------------
 h=$(hash_of buddy_msgs)-$pyver
 if ! fresh msgs "$h"; then
-    say "building buddy_msgs (cmake + rosidl) into .venv (about 2 minutes on 2 cores)"
+    say "building buddy_msgs (cmake + rosidl, C and Python) into .venv (about a minute on 2 cores)"
     build="$root/build/buddy_msgs"
     log="$root/build/buddy_msgs.log"
     mkdir -p "$build"
     build_msgs() {
         cmake -S buddy_msgs -B "$build" -DCMAKE_INSTALL_PREFIX="$venv" \
                 -DPython3_EXECUTABLE="$py" -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
+                -DBUDDY_MSGS_PYTHON_ONLY=ON \
             && cmake --build "$build" -j "$(nproc)" \
             && cmake --install "$build"
     }
@@ -144,10 +249,6 @@ if ! fresh msgs "$h"; then
     fi
     stamp msgs "$h"
 fi
-
-# 4b. Speech system packages (espeak-ng, PortAudio, PulseAudio): installed with apt as
-#     root, else named (scripts/setup_audio.sh never fails the set-up).
-bash "$root/scripts/setup_audio.sh" "$root/build"
 
 # 5. buddy_personality ------------------------------------------------------------------
 # Editable, so code changes need no reinstall.
@@ -200,65 +301,10 @@ PY
     [[ -e "$venv/bin/$exe" ]] && ln -sf "../../bin/$exe" "$libdir/$exe"
 done
 
-# 6. colcon, for the Pi's build path that CI tests (requirements-colcon.txt says why it
-#    lives in a directory of its own) -------------------------------------------------
-h=$(hash_of requirements-colcon.txt)-$pyver
-if ! fresh colcon "$h"; then
-    say "installing colcon into .venv/colcon-tools (the Pi's colcon build, tested in CI)"
-    mkdir -p "$root/build"
-    log="$root/build/pip-colcon.log"
-    rm -rf "$venv/colcon-tools"
-    if ! "$py" -m pip install --disable-pip-version-check --no-deps --only-binary=:all: \
-            --target "$venv/colcon-tools" -r requirements-colcon.txt >"$log" 2>&1; then
-        tail -n 30 "$log" >&2
-        echo "installing colcon failed; full log: $log" >&2
-        exit 1
-    fi
-    stamp colcon "$h"
-fi
-
-# 7. ROS 2 tools: the ros2 CLI, launch and launch_testing ---------------------------------
-# PyPI has no wheels for them; ../shared/ros2-jazzy (beside the repository, as in CI) holds
-# their upstream Jazzy sources and an install script. Without it Buddy still runs and
-# tests (the launch tests skip and say why); a Pi has these from apt (README).
-overlay=${BUDDY_ROS2_JAZZY:-}
-if [[ -z "$overlay" ]]; then
-    for candidate in "$root/../shared/ros2-jazzy" \
-            "$(git -C "$root" rev-parse --path-format=absolute --git-common-dir 2>/dev/null \
-               || echo /nonexistent)/../../shared/ros2-jazzy"; do
-        if [[ -f "$candidate/install.sh" ]]; then
-            overlay=$(cd "$candidate" && pwd)
-            break
-        fi
-    done
-fi
-if [[ -n "$overlay" && "$overlay" != none && -f "$overlay/install.sh" ]]; then
-    mkdir -p "$root/build"
-    log="$root/build/ros2-jazzy.log"
-    if ! run_logged "$log" 0 bash "$overlay/install.sh" "$venv"; then
-        tail -n 30 "$log" >&2
-        echo "installing the ROS 2 tools from $overlay failed; full log: $log" >&2
-        exit 1
-    fi
-    say "ros2 CLI, launch and launch_testing: $(tail -n 1 "$log" | sed 's/^\[ros2-jazzy\] //')"
-else
-    say "ros2 CLI, launch and launch_testing: not installed (no ../shared/ros2-jazzy;" \
-        "tests under test/launch skip)"
-fi
-
-# 7. Chromium for the parent page's browser tests (Playwright drives the system's browser;
-#    nothing is downloaded at run time). Debian/Ubuntu's package, when we may install it.
-if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
-    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-        say "installing chromium from the system's packages (browser tests of the parent page)"
-        mkdir -p "$root/build"
-        if ! { apt-get -o DPkg::Lock::Timeout=300 update -qq \
-                && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
-                   install -y -qq chromium; } >"$root/build/apt-chromium.log" 2>&1; then
-            say "chromium could not be installed (see build/apt-chromium.log): browser tests will skip"
-        fi
-    else
-        say "no chromium: the parent page's browser tests will skip (apt-get install chromium)"
-    fi
+# 6. Wait for the background steps (system packages, colcon, ROS 2 tools) and show their
+#    output; a failed colcon or ROS 2 tools install fails the set-up, as before.
+if ! finish_background; then
+    echo "a set-up step failed (its output is above)" >&2
+    exit 1
 fi
 exit 0
