@@ -1,7 +1,10 @@
 """The package-structure diagram of docs/ARCHITECTURE.md, generated from the imports
 (issue 28, issue 30 item 6) so it cannot go stale: one box per sub-package of
 `buddy_personality`, an arrow A --> B when a module of A imports one of B. Written as a
-Mermaid graph (GitHub draws it) between the two DIAGRAM markers of the page.
+Mermaid graph (GitHub draws it) between the two DIAGRAM markers of the page, followed by
+every module of each sub-package with the first sentence of its docstring,
+so a split (issue 28: the bridge, the engine, the nodes) shows in the page the moment it
+lands, and a module that grows past the ~500-line bar is named.
 
     .venv/bin/python scripts/gen_architecture_diagram.py          # rewrite the block
     .venv/bin/python scripts/gen_architecture_diagram.py --check  # exit 1 if stale
@@ -49,12 +52,47 @@ def edges() -> tuple[list[str], set[tuple[str, str]]]:
     return units, found
 
 
+LONG_MODULE = 500   # issue 28: "no file over about 500 lines unless it is a table"
+# Modules that are tables a reviewer reads line by line (rules as data), allowed past the bar.
+TABLES = {"safety/concept_rules.py", "safety/concept_hazards.py"}
+
+
+def _purpose(path: Path) -> str:
+    """The first sentence of a module's docstring, on one line."""
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    text = " ".join(doc.split())
+    end = text.find(". ")
+    text = text if end < 0 else text[:end + 1]
+    return text.replace("|", "/")[:160]
+
+
+def module_lines(units: list[str]) -> list[str]:
+    """One collapsible list per sub-package: module, lines, purpose."""
+    out: list[str] = ["",
+                      "Modules of each sub-package, with the first sentence of each docstring:",
+                      ""]
+    for unit in units:
+        files = sorted(p for p in (PACKAGE / unit).rglob("*.py") if p.name != "__init__.py")
+        out += [f"<details><summary><code>{unit}/</code>: {len(files)} modules</summary>", ""]
+        for path in files:
+            n = len(path.read_text(encoding="utf-8").splitlines())
+            rel = path.relative_to(PACKAGE / unit).as_posix()
+            # sizes only past the bar, so an ordinary edit does not make the page stale
+            flag = ("" if n <= LONG_MODULE else f" ({n} lines, a table)"
+                    if f"{unit}/{rel}" in TABLES else f" **({n} lines, over the ~500-line bar)**")
+            out.append(f"- `{rel}`{flag}: {_purpose(path)}")
+        out += ["", "</details>", ""]
+    return out
+
+
 def render_block() -> str:
     units, found = edges()
     lines = [BEGIN, "```mermaid", "graph LR"]
     lines += [f"  {u}[{u}/]" for u in units]
     lines += [f"  {a} --> {b}" for a, b in sorted(found)]
-    lines += ["```", END]
+    lines += ["```"]
+    lines += module_lines(units)
+    lines += [END]
     return "\n".join(lines)
 
 
