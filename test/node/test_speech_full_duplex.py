@@ -156,6 +156,18 @@ class SpeechNodes:
             s.message == "listening" for m in self.diagnostics for s in m.status
             if s.name.endswith("asr")), 30.0), self.asr.output()[-2000:]
 
+        def asr_hears_the_tts() -> bool:
+            # the story must not start before asr reads tts/speaking and tts/played: an
+            # asr that does not yet know Buddy speaks hears the story's first words with
+            # the child's bar and no reference (a fresh clone's run failed on that race)
+            return all(any(i.node_name.startswith("asr") for i in
+                           ros.probe.get_subscriptions_info_by_topic(
+                               f"{ros.probe.get_namespace()}/{t}"))
+                       for t in ("tts/speaking", *(["tts/played"] if canceller == "software"
+                                                   else [])))
+
+        assert ros.spin_until(asr_hears_the_tts, 30.0), "asr never subscribed to the tts"
+
     def asr_values(self) -> dict[str, str]:
         last = [s for m in self.diagnostics for s in m.status if s.name.endswith("asr")]
         return {kv.key: kv.value for kv in last[-1].values} if last else {}
