@@ -50,6 +50,7 @@ from buddy_personality.speech.ears import (
     EarsHealth,
     SlowServer,
     SpeakingGate,
+    child_evidence,
 )
 from buddy_personality.speech.echo import MODES as ECHO_MODES
 from buddy_personality.speech.echo import (
@@ -246,16 +247,11 @@ class AsrNode(InboundChecks, ClosesOwnResources, Node):
             if buddy:
                 self._count("frames_over_buddy")
             frame = self._aec.process(at, frame)
-            prob: float | None = self._vad.probability(frame)
-            if self._aec.echo_like:
-                self._count("frames_echo_left")   # Buddy's voice only: no evidence
-                prob = None
-            elif buddy and self._aec.unreferenced:
-                # Buddy speaks (tts/speaking) but none of what it plays has reached the
-                # software canceller yet (a tts node that has not yet discovered this
-                # subscription): its voice is in the frame uncancelled, no evidence
-                self._count("frames_without_reference")
-                prob = None
+            prob, set_aside = child_evidence(
+                self._vad.probability(frame), buddy_audible=buddy,
+                echo_like=self._aec.echo_like, unreferenced=self._aec.unreferenced)
+            if set_aside is not None:
+                self._count(set_aside)
             events = self._endpointer.push(at, frame, prob, buddy)
             for ev in events:
                 if isinstance(ev, ActivityChanged):

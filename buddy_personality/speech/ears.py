@@ -3,6 +3,7 @@
 - `SpeakingGate`: whether Buddy's voice may be in the microphone (it speaks, or stopped
   less than `tail_s` ago: the room's echo, the device's buffers). The ears keep listening
   then (erratum 24: a child talks over Buddy), but ask for more evidence.
+- `child_evidence`: what a frame's VAD word is worth while Buddy may be heard.
 - `EarsHealth`: the transcription server's state. The first failure after a working (or
   unknown) state raises the fault once: Buddy says that its ears are not working and the
   face shows the error state; then it probes with exponential backoff until the server
@@ -32,6 +33,26 @@ class SpeakingGate:
     def buddy_audible(self, at: float) -> bool:
         """Whether audio captured at `at` may contain Buddy's own voice."""
         return self.speaking or at < self._quiet_from
+
+
+# Frames that are no evidence of a child, whatever the VAD says (erratum 24), and the
+# diagnostics counter each is counted under: what the software canceller left is Buddy's
+# voice only; or Buddy speaks (tts/speaking) but none of what it plays has reached the
+# canceller yet (a tts whose writer has not yet matched this reader): its voice is in the
+# frame uncancelled.
+ECHO_LEFT = "frames_echo_left"
+WITHOUT_REFERENCE = "frames_without_reference"
+
+
+def child_evidence(prob: float | None, *, buddy_audible: bool, echo_like: bool,
+                   unreferenced: bool) -> tuple[float | None, str | None]:
+    """The VAD probability the endpointer may use (None: no evidence), and the counter
+    of the rule that set it aside (erratum 24, DESIGN §4.7)."""
+    if echo_like:
+        return None, ECHO_LEFT
+    if buddy_audible and unreferenced:
+        return None, WITHOUT_REFERENCE
+    return prob, None
 
 
 RAISE, CLEAR = "raise", "clear"

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from buddy_personality.speech.ears import CLEAR, RAISE, EarsHealth, SlowServer, SpeakingGate
+from buddy_personality.speech.ears import (
+    CLEAR,
+    ECHO_LEFT,
+    RAISE,
+    WITHOUT_REFERENCE,
+    EarsHealth,
+    SlowServer,
+    SpeakingGate,
+    child_evidence,
+)
 
 
 def test_buddy_audible_while_speaking_and_for_the_tail() -> None:
@@ -54,3 +63,25 @@ def test_a_slow_request_is_told_once_and_a_prompt_answer_ends_the_episode() -> N
     assert slow.check(40.0, 50.0) is None                # still the same slow episode
     assert slow.on_answer(0.3) == CLEAR
     assert slow.check(60.0, 65.0) == RAISE               # a new episode is said again
+
+
+@pytest.mark.parametrize(("buddy", "echo_like", "unreferenced", "expected"), [
+    # Buddy silent: the VAD's word stands (a frame with no played audio near it is the
+    # normal case then, not a missing reference)
+    (False, False, True, (0.9, None)),
+    (False, False, False, (0.9, None)),
+    # what the canceller left follows Buddy's voice: Buddy's voice only (erratum 24)
+    (True, True, False, (None, ECHO_LEFT)),
+    (False, True, False, (None, ECHO_LEFT)),
+    # Buddy speaks but nothing it played reached the canceller: uncancelled, no evidence
+    (True, False, True, (None, WITHOUT_REFERENCE)),
+    # Buddy speaks, the frame was cancelled and is not echo: the child's evidence counts
+    (True, False, False, (0.9, None)),
+])
+def test_frames_that_are_no_evidence_of_a_child(buddy: bool, echo_like: bool,
+                                                unreferenced: bool,
+                                                expected: tuple[float | None, str | None]
+                                                ) -> None:
+    """Erratum 24: Buddy listens while it speaks, but its own voice is never a child."""
+    assert child_evidence(0.9, buddy_audible=buddy, echo_like=echo_like,
+                          unreferenced=unreferenced) == expected
