@@ -304,6 +304,11 @@ class TtsNode(InboundChecks, ClosesOwnResources, Node):
             "fallbacks_to_espeak": self._fallbacks,
             "unknown_mood": st.unknown_mood,
         }
+        # the readers each writer has matched: asr hears Buddy's voice as Buddy's only
+        # once its readers of these two are matched (erratum 24); an engineer sees here
+        # whether the ears know when Buddy speaks
+        values["readers.tts/speaking"] = self._pub_speaking.get_subscription_count()
+        values["readers.tts/played"] = self._pub_played.get_subscription_count()
         values.update({f"cut.{k}": v for k, v in sorted(st.cut.items())})
         values.update({f"dropped.{k}": v for k, v in sorted(st.dropped.items())})
         values.update(self.inbound_rejections().as_values())   # DESIGN §5 bad input

@@ -156,17 +156,29 @@ class SpeechNodes:
             s.message == "listening" for m in self.diagnostics for s in m.status
             if s.name.endswith("asr")), 30.0), self.asr.output()[-2000:]
 
-        def asr_hears_the_tts() -> bool:
-            # the story must not start before asr reads tts/speaking and tts/played: an
-            # asr that does not yet know Buddy speaks hears the story's first words with
-            # the child's bar and no reference (a fresh clone's run failed on that race)
-            return all(any(i.node_name.startswith("asr") for i in
-                           ros.probe.get_subscriptions_info_by_topic(
-                               f"{ros.probe.get_namespace()}/{t}"))
-                       for t in ("tts/speaking", *(["tts/played"] if canceller == "software"
-                                                   else [])))
+        topics = ("tts/speaking", *(["tts/played"] if canceller == "software" else []))
 
-        assert ros.spin_until(asr_hears_the_tts, 30.0), "asr never subscribed to the tts"
+        def asr_hears_the_tts() -> bool:
+            # the story must not start before the tts's writers of tts/speaking and
+            # tts/played have matched asr's readers: an asr that does not yet know Buddy
+            # speaks hears the story's first words with the child's bar and no reference.
+            # The graph showing asr's reader is not enough (two fresh-clone runs failed
+            # so: the tts's writer had not yet matched it), so the tts's own count of
+            # matched readers (its diagnostics) must reach what the graph shows.
+            tts = [s for m in self.diagnostics for s in m.status if s.name.endswith("tts")]
+            if not tts:
+                return False
+            matched = {kv.key: kv.value for kv in tts[-1].values}
+            for topic in topics:
+                readers = ros.probe.get_subscriptions_info_by_topic(
+                    f"{ros.probe.get_namespace().rstrip('/')}/{topic}")
+                if not any(i.node_name.startswith("asr") for i in readers):
+                    return False
+                if int(matched.get(f"readers.{topic}", "0")) < len(readers):
+                    return False
+            return True
+
+        assert ros.spin_until(asr_hears_the_tts, 30.0), "the tts never matched asr's readers"
 
     def asr_values(self) -> dict[str, str]:
         last = [s for m in self.diagnostics for s in m.status if s.name.endswith("asr")]
