@@ -142,12 +142,9 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
                                                   qos.of("personality/emotion_applied"))
         self._markers = AffectMarkers(self, self.engine.traits)
 
-        # conversation/events before ai_emotion: the executor takes ready subscriptions in
-        # the order they were created, and the bridge sends a session's STARTED before
-        # its first intent in the same step. Taken the other way round, the wake
-        # greeting's intent was applied before the session began, and STARTED's L0-06
-        # pull then left the face THINKING while the greeting was said with the
-        # intent's mood (issue 30 item 2).
+        # The order these two are taken in does not matter: an intent that comes before
+        # its session's STARTED is held by the engine and applied right after STARTED's
+        # L0-06 pull (personality/early_intents.py, issue 30 item 2).
         self.create_subscription(ConversationEvent, "conversation/events",
                                  self._on_conversation, qos.of("conversation/events"))
         self.create_subscription(AiEmotion, "personality/ai_emotion", self._on_ai_emotion,
@@ -271,6 +268,7 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
                 self._last_guardrail = f"{event.rule_id} {event.action}"
                 self.get_logger().info(f"guardrail {event.rule_id}: {event.action} "
                                        f"({event.details})")
+        self._publish_applied(out.intents_applied)
         if out.profile is not None:
             pr = out.profile
             prof = LlmProfile(
@@ -284,16 +282,26 @@ class PersonalityNode(InboundChecks, ClosesOwnResources, Node):
             prof.header.stamp = stamp
             self._profile_pub.publish(prof)
 
+    def _publish_applied(self, intents: tuple[tuple[str, int], ...]) -> None:
+        """One emotion_applied per intent integrated: its session and turn, the mood the
+        snapshot just sent shows (the bridge speaks the turn's line with it)."""
+        for session_id, turn_id in intents:
+            applied = LlmProfile(mood=self.engine.mood,
+                                 intensity=float(self.engine.intensity),
+                                 session_id=session_id, turn_id=turn_id)
+            applied.header.stamp = self.get_clock().now().to_msg()
+            self._applied_pub.publish(applied)
+
     # -- inputs ------------------------------------------------------------------------
 
     def _on_ai_emotion(self, msg: AiEmotion) -> None:
-        self._apply(self.engine.on_ai_emotion, msg.emotion, msg.intensity, msg.confidence,
-                    msg.source, msg.mood_reason, msg.session_id, msg.turn_id)
-        # after the snapshot went out; a refused intent is answered too (mood unchanged)
-        applied = LlmProfile(mood=self.engine.mood, intensity=float(self.engine.intensity),
-                             session_id=msg.session_id, turn_id=msg.turn_id)
-        applied.header.stamp = self.get_clock().now().to_msg()
-        self._applied_pub.publish(applied)
+        out = self._apply(self.engine.on_ai_emotion, msg.emotion, msg.intensity,
+                          msg.confidence, msg.source, msg.mood_reason, msg.session_id,
+                          msg.turn_id)
+        if out is None:  # a refused intent is answered too (mood unchanged)
+            self._publish_applied(((msg.session_id, msg.turn_id),))
+        # an applied one is answered in _publish, by the call that applied it (a held
+        # intent by its session's STARTED or by the tick that ends its hold)
 
     def _on_bridge_liveliness(self, info: QoSLivelinessChangedInfo) -> None:
         self._bridges_alive = info.alive_count

@@ -23,7 +23,12 @@ from collections.abc import Iterable, Sequence
 
 from buddy_personality.msg_constants import Button, ButtonAction, SystemKind
 from buddy_personality.personality import intent_gate as gate_mod
-from buddy_personality.personality.emotion_intake import admit, parse_intent
+from buddy_personality.personality.emotion_intake import (
+    OUTPUT_CAUSE,
+    EmotionIntent,
+    admit,
+    parse_intent,
+)
 from buddy_personality.personality.engine_base import EngineBase, EngineStats
 from buddy_personality.personality.guardrails import LimitsOutcome, local_day, local_hour
 from buddy_personality.personality.idle import IDLE_IMPULSES, MORNING_HOURS
@@ -65,7 +70,9 @@ class PersonalityEngine(EngineBase):
                       source: int, mood_reason: str = "", session_id: str = "",
                       turn_id: int = 0) -> EngineOutput:
         """An LLM emotion intent: spec 000 gate, then the §13 pipeline, then an impulse
-        (emotion_intake.py decides; this applies it)."""
+        (emotion_intake.py decides; this applies it). An intent of a session whose STARTED
+        has not come yet is held and applied right after it (early_intents.py, issue 30
+        item 2): a session's L0-06 start comes before its intents whatever their order."""
         try:
             now = check_now(now)
             intent = parse_intent(emotion, intensity, confidence, source, mood_reason,
@@ -73,6 +80,20 @@ class PersonalityEngine(EngineBase):
         except InputRejected as exc:
             raise self._reject(exc) from None
         self._advance(now)
+        applied = self._release_early(now)
+        early = self.early_intents
+        if early.should_hold(intent, self.session.awaits):
+            bump(self.stats.early_intents, "held")
+            # past the count bound, the oldest one's session is given up and applied now
+            applied += self._apply_released(now, early.hold(now, intent, self.session.awaits))
+            self._project(now, OUTPUT_CAUSE)
+        else:
+            applied.append(self._apply_intent(now, intent))
+        return self._output_applied(now, applied)
+
+    def _apply_intent(self, now: float, intent: EmotionIntent) -> tuple[str, int]:
+        """Gate, pipeline, impulse and projection of one checked intent; its (session,
+        turn) for `EngineOutput.intents_applied`."""
         if self.sleep.offline_since is None and intent.source != gate_mod.SOURCE_RULES:
             # An LLM intent arrived: layer 1 is evidently up. Not after the bridge reported
             # SERVER_OFFLINE: its own lines' intents (the HC-9 calm face, the output guard's
@@ -92,10 +113,45 @@ class PersonalityEngine(EngineBase):
             self._impulse(admission.impulse)
             # DESIGN §6.12: only this impulse's mood change counts against the budget
             self._llm_impulse = True
-        return self._finish(now, admission.cause)
+        self._project(now, admission.cause)
+        return intent.session_id, intent.turn_id
+
+    def _release_early(self, now: float) -> list[tuple[str, int]]:
+        """Apply the held intents whose session started or ended, or whose hold ran out
+        (early_intents.py), each projected in turn, in the order they came."""
+        if not len(self.early_intents):
+            return []
+        return self._apply_released(now, self.early_intents.release(now, self.session.awaits))
+
+    def _apply_released(self, now: float,
+                        released: list[tuple[EmotionIntent, bool]]) -> list[tuple[str, int]]:
+        applied: list[tuple[str, int]] = []
+        for intent, without_start in released:
+            bump(self.stats.early_intents,
+                 "released_without_start" if without_start else "released")
+            applied.append(self._apply_intent(now, intent))
+        return applied
+
+    def _output_applied(self, now: float, applied: list[tuple[str, int]]) -> EngineOutput:
+        out = self._output(now)
+        out.intents_applied = tuple(applied)
+        return out
+
+    def tick(self, now: float) -> EngineOutput:
+        """The 1 Hz tick (engine_base.tick, §10.1), after the held intents whose hold ran
+        out are applied: an intent whose STARTED never comes still moves the face."""
+        applied: list[tuple[str, int]] = []
+        if len(self.early_intents) and math.isfinite(now):
+            self._advance(now)
+            applied = self._release_early(now)
+        out = super().tick(now)
+        out.intents_applied = tuple(applied)
+        return out
 
     def on_conversation_started(self, now: float, session_id: str,
                                 trigger: str = "") -> EngineOutput:
+        """spec 002 §10.3 conv_started: the session runs, L0-06 (§5.1) pulls, and then
+        the intents of this session that came before it are applied (issue 30 item 2)."""
         try:
             now = check_now(now)
             session_id = text("session_id", session_id).strip()
@@ -115,16 +171,18 @@ class PersonalityEngine(EngineBase):
             self.warnings.append(self.session.take_over(now, session_id))
             del self.warnings[:-20]
             self._wake(now)
-            self._profile_due = True
-            return self._finish(now, "conversation")
-        self.session.start(now, session_id)
-        self._arc.clear()
-        self._session_had_negative = False
-        self.memory.session_count += 1
-        self._wake(now)
-        self._fire_l0("L0-06", now)
+        else:
+            self.session.start(now, session_id)
+            self._arc.clear()
+            self._session_had_negative = False
+            self.memory.session_count += 1
+            self._wake(now)
+            self._fire_l0("L0-06", now)
         self._profile_due = True
-        return self._finish(now, "conversation")
+        # the start is shown first, then this session's early intents, each in turn: the
+        # same events and state as when STARTED came first
+        self._project(now, "conversation")
+        return self._output_applied(now, self._release_early(now))
 
     def stale_end_reason(self, session_id: str) -> str | None:
         """Why a conversation ENDED for `session_id` ends nothing (a duplicate, or the end
@@ -140,8 +198,12 @@ class PersonalityEngine(EngineBase):
         except InputRejected as exc:
             raise self._reject(exc) from None
         self._advance(now)
-        if not self.session.end(now, session_id, text("reason", reason)):
-            return self._finish(now, "conversation")  # L0-07/08 need a conversation to end
+        ended = self.session.end(now, session_id, text("reason", reason))
+        # intents held for a session that ended before its STARTED came (early_intents.py)
+        applied = self._release_early(now)
+        if not ended:
+            self._project(now, "conversation")  # L0-07/08 need a conversation to end
+            return self._output_applied(now, applied)
         # L0-07 / L0-08 (IDLE-05 / IDLE-06)
         self._fire_l0("L0-07" if self.affect.valence > 0.0 else "L0-08", now)
         self.memory.total_conversation_s += self.usage.session_s
@@ -150,7 +212,8 @@ class PersonalityEngine(EngineBase):
         self.sleep.restart(now, self.session.active)
         self._arc.clear()
         self._profile_due = True
-        return self._finish(now, "conversation")
+        self._project(now, "conversation")
+        return self._output_applied(now, applied)
 
     def on_bridge_presence(self, now: float, present: bool) -> EngineOutput | None:
         """The node says whether an LLM bridge is on the graph; a session without one

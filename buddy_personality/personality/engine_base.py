@@ -22,6 +22,7 @@ from operator import attrgetter
 from buddy_personality.personality.affect import Impulse
 from buddy_personality.personality.display import MoodDisplay
 from buddy_personality.personality.dynamics import AffectDynamics
+from buddy_personality.personality.early_intents import EarlyIntents
 from buddy_personality.personality.guardrails import GuardrailConfig, UsageCounter, local_hour
 from buddy_personality.personality.impulses import L0_CATALOG, CooldownTracker
 from buddy_personality.personality.inputs import InputRejected, bump, check_now
@@ -67,6 +68,9 @@ class EngineStats:
     idle_rules_fired: dict[str, int] = field(default_factory=dict)
     resumed: dict[str, int] = field(default_factory=dict)  # what a restart picked up
     sessions_taken_over: int = 0  # a new session id over a running one (issue 31 item 2)
+    # intents before their session's STARTED (early_intents.py, issue 30 item 2): held,
+    # released (after STARTED, or the session's end), released_without_start (the bound)
+    early_intents: dict[str, int] = field(default_factory=dict)
 
 
 
@@ -108,6 +112,8 @@ class EngineBase:
         self._booted = False
         self._cooldowns = CooldownTracker()
         self.gate = IntentGate()
+        # intents that came before their session's STARTED (issue 30 item 2)
+        self.early_intents = EarlyIntents()
         self.sleep = SleepCycle(t, self.rng, now)
         # DESIGN §6.12: set while an accepted LLM intent's impulse is being projected, so
         # only those mood changes count against the spec 000 transition budget.
@@ -251,6 +257,13 @@ class EngineBase:
     # ------------------------------------------------------------------ projection + guardrails
     def _finish(self, now: float, cause: str) -> EngineOutput:
         """Project (§4), apply the guardrails (§9) and the budget hold, build the output."""
+        self._project(now, cause)
+        return self._output(now)
+
+    def _project(self, now: float, cause: str) -> None:
+        """Project (§4) and apply the guardrails (§9) and the budget hold: the mood shown
+        now, a MoodChange event when it changed. One call may project more than once (a
+        STARTED and the intents held for it, early_intents.py); the output is built once."""
         prev = self.mood
         llm = self._llm_impulse
         self._llm_impulse = False
@@ -270,7 +283,6 @@ class EngineBase:
                 self._session_had_negative = True
         self.mood = mood
         self.intensity = intensity
-        return self._output(now)
 
     def _output(self, now: float) -> EngineOutput:
         a = self.affect

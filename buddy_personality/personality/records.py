@@ -110,12 +110,16 @@ NO_EVENTS: tuple[Event, ...] = ()
 
 @dataclass(slots=True)
 class EngineOutput:
-    """What one engine call produced. `profile` is set when the LLM profile is due."""
+    """What one engine call produced. `profile` is set when the LLM profile is due;
+    `intents_applied` names the (session_id, turn_id) of each emotion intent this call
+    integrated (the node answers each on personality/emotion_applied, issue 30 item 2): an
+    intent held for its session's STARTED is named by the call that applies it."""
 
     snapshot: Snapshot
     events: tuple[Event, ...] = NO_EVENTS
     profile: LlmProfile | None = None
     memory_report: MemoryReport | None = None
+    intents_applied: tuple[tuple[str, int], ...] = ()
 
     @property
     def mood_changes(self) -> tuple[MoodChange, ...]:

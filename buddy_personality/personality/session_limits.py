@@ -193,6 +193,12 @@ class SessionLimits:
             return False
         return now - self.bridge_absent_since >= BRIDGE_LOST_GRACE_S
 
+    def awaits(self, session_id: str) -> bool:
+        """`session_id` has neither run here nor ended: its STARTED is still to come (an
+        intent of it came first, early_intents.py)."""
+        running = self.active and session_id == self.session_id
+        return bool(session_id) and not running and session_id not in self._ended
+
     def note_turn(self, session_id: str, turn_id: int) -> None:
         if self.active and session_id == self.session_id:
             self.turn_id = max(self.turn_id, turn_id)

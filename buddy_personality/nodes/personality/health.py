@@ -46,7 +46,9 @@ def personality_health(e: PersonalityEngine, node_values: dict[str, object],
                             ("gate", stats.gate_rejections),
                             ("guardrails", stats.guardrail_triggers),
                             ("memory.refused", stats.memory_refusals),
-                            ("resumed", stats.resumed)):
+                            ("resumed", stats.resumed),
+                            # intents before their session's STARTED (issue 30 item 2)
+                            ("early_intents", stats.early_intents)):
         values.update({f"{prefix}.{k}": n for k, n in sorted(counter.items())})
     values.update({f"write_errors.{k}": n for k, n in sorted(stats.write_errors.items())})
     values.update(rejections.as_values())
