@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import time
 from http.server import BaseHTTPRequestHandler
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from buddy_personality.tools.fakes.fake_guard import guard_reply
+from buddy_personality.tools.fakes.json_reply import JsonReplyHandler
 
 if TYPE_CHECKING:
     from buddy_personality.tools.fakes.fake_llm_server import FakeLlmServer
@@ -20,28 +21,13 @@ def make_handler(server: FakeLlmServer) -> type[BaseHTTPRequestHandler]:
     """The request handler class bound to `server` (one class per server)."""
 
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *_args: object) -> None:  # quiet in tests
-            return
-
+    class Handler(JsonReplyHandler):
         def setup(self) -> None:  # once per accepted connection
             super().setup()
             host, port = self.client_address[:2]
             with server._lock:
                 server.connections.append((str(host), int(port)))
                 server._sockets.append(self.request)
-
-        def _send_json(self, code: int, doc: dict[str, Any]) -> None:
-            data = json.dumps(doc).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-            self.wfile.flush()
-            self._status = code
 
         def do_GET(self) -> None:
             if self.path.rstrip("/").endswith("/models"):

@@ -17,19 +17,18 @@ Run standalone: `python -m buddy_personality.tools.fakes.fake_stt_server --port 
 from __future__ import annotations
 
 import argparse
-import json
 import threading
 import time
 from dataclasses import dataclass
 from email.parser import BytesParser
 from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler
-from typing import Any
 
 import numpy as np
 
 from buddy_personality.speech.audio import read_wav
 from buddy_personality.tools.fakes.fake_llm_server import _QuietServer
+from buddy_personality.tools.fakes.json_reply import JsonReplyHandler
 
 MODES = ("normal", "error500")
 
@@ -107,21 +106,7 @@ class FakeSttServer:
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *_args: object) -> None:
-                return
-
-            def _send_json(self, code: int, doc: dict[str, Any]) -> None:
-                data = json.dumps(doc).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-                self.wfile.flush()
-
+        class Handler(JsonReplyHandler):
             def do_GET(self) -> None:
                 with server._lock:
                     server.other_requests.append(self.path)
