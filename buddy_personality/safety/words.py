@@ -24,6 +24,7 @@ again only when the rule fires (for the GuardrailEvent and the alert).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -298,6 +299,7 @@ def _sequence(src: str, pattern: str) -> list[str]:
     return parts
 
 
+@functools.cache   # pure; the same patterns are built by every bridge (erratum 22)
 def first_words(pattern: str) -> frozenset[str] | None:
     """The words a match of `pattern` can start with, or None when any word can (a
     leading `*`, gap or optional group). Lets a table skip its regex for lines that hold
@@ -380,6 +382,7 @@ def _needs(item: str) -> frozenset[str] | None:
     return frozenset(normalise(alt)[0] for alt in item.split("|"))
 
 
+@functools.cache   # pure; the same patterns are built by every bridge (erratum 22)
 def anchor_words(pattern: str) -> frozenset[str] | None:
     """The least common set of words one of which every line the pattern matches holds
     (so a table can skip the pattern for a line with none of them), or None."""
@@ -389,6 +392,7 @@ def anchor_words(pattern: str) -> frozenset[str] | None:
     return min(needs, key=lambda n: (len(n & COMMON_WORDS), len(n)))
 
 
+@functools.cache   # pure; the same patterns are built by every bridge (erratum 22)
 def compile_pattern(pattern: str) -> str:
     """Regex source of one pattern over `joined(normalise(line))`."""
     if not re.search(r"[a-z0-9]", pattern.lower()):
