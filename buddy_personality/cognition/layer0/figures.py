@@ -18,10 +18,8 @@ import yaml
 
 from buddy_personality.cognition.layer0.respond import REPEAT_WINDOW, Layer0, Layer0Answer
 from buddy_personality.cognition.layer0.table import YAML_LOADER
-from buddy_personality.cognition.vocabulary import POSITIVE_MOODS
+from buddy_personality.cognition.layer0.tone import CHEER_MOODS
 
-# DESIGN erratum 15: what answers something hard with cheer or curiosity.
-CHEER_MOODS: frozenset[str] = frozenset(POSITIVE_MOODS | {"curious", "surprised"})
 HELDOUT_SEEDS: tuple[int, ...] = (0, 1, 2, 3, 4)   # each line asked in 5 fresh sessions
 
 

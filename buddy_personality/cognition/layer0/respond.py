@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 
 from buddy_personality.cognition.layer0.table import (
+    ABOUT_SLOT,
     NAME_SLOT,
     WORD_SLOT,
     IntentRow,
@@ -60,13 +61,20 @@ class Layer0:
         self.table = table if table is not None else load_table()
         self._memory = _SessionMemory("")
 
-    def _pick(self, row: IntentRow, word: str, rng: random.Random) -> str:
+    def _pick(self, row: IntentRow, word: str, rng: random.Random, calm: bool = False) -> str:
         """A variant not said this session; else one not said within the repeat window;
-        else a line of the row's encore group not said within it; else the oldest."""
+        else a line of the row's encore group not said within it; else the oldest.
+        `calm`: the table's calm answers about the row's topic, the gentle encore."""
         said = self._memory.said
         recent = said[-(REPEAT_WINDOW - 1):] if REPEAT_WINDOW > 1 else []
-        own = [a for a in row.answers if word or WORD_SLOT not in a]
-        encore = list(self.table.encore[row.encore_group])
+        tone = self.table.calm
+        if calm and tone is not None:
+            own = [a.replace(ABOUT_SLOT, row.about) for a in tone.about] if row.about \
+                else list(tone.plain)
+            encore = list(self.table.encore["gentle"])
+        else:
+            own = [a for a in row.answers if word or WORD_SLOT not in a]
+            encore = list(self.table.encore[row.encore_group])
         for pool in ([a for a in own if a not in said],
                      [a for a in own if a not in recent],
                      [a for a in encore if a not in recent]):
@@ -92,7 +100,8 @@ class Layer0:
             row, word = self._memory.last_request, ""
         if row.kind == "request":
             self._memory.last_request = row
-        template = self._pick(row, word, rng)
+        calm = u.calm and row is u.row and self.table.calm is not None
+        template = self._pick(row, word, rng, calm)
         self._memory.said.append(template)
         topics: tuple[str, ...] = (u.topic.tag,) if u.topic is not None else ()
         tags: tuple[str, ...] = ()
@@ -100,6 +109,15 @@ class Layer0:
             # HC-3: a semantic label from the table, never the child's words.
             tag = u.topic.tag
             tags = (f"{u.polarity}_{tag}" if u.polarity != POLARITY_NONE else tag,)
+        tone = self.table.calm
+        if calm and tone is not None:
+            # Issue 30 item 3 (tone.py): the row's intent, a calm line, no cheer.
+            return Layer0Answer(
+                text=render(template, name, word), intent=row.intent, kind=row.kind,
+                generic=row.generic, emotion=tone.emotion, intensity=tone.intensity,
+                mood_reason=tone.mood_reason, child_affect=tone.child_affect,
+                memory_tags=tags, topics=topics,
+            )
         return Layer0Answer(
             text=render(template, name, word), intent=row.intent, kind=row.kind,
             generic=row.generic, emotion=row.emotion, intensity=row.intensity,

@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from buddy_personality.cognition.layer0.tone import CHEER_MOODS, stem
 from buddy_personality.cognition.vocabulary import CHILD_AFFECTS, MOOD_INTENSITY_CAP, MOOD_SET
 
 TABLE_FILE = "answers.yaml"
@@ -24,6 +25,7 @@ KINDS: frozenset[str] = frozenset({
     "fallback",
 })
 NAME_SLOT = "{name}"
+ABOUT_SLOT = "{about}"    # a calm answer's slot for the row's "about" ("your pet")
 WORD_SLOT = "{Word}"      # the table word that matched, capitalised ("Giraffe! ...")
 ENCORE_GROUPS: tuple[str, ...] = ("cheerful", "gentle")
 _TAG = re.compile(r"^[a-z][a-z0-9_]{1,38}$")
@@ -51,6 +53,27 @@ class Table:
     no_echo: frozenset[str]             # words "{Word}" never says back on their own
     # A hard line a row of hard_cue_kinds would answer goes to a hard row (issue 30).
     hard_cues: HardCues | None = None
+    # How a cheerful row answers a weak match or a line with a negative cue it keeps.
+    calm: CalmTone | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class CalmTone:
+    """The never-cheerful answer of a cheerful row (issue 30 item 3, tone.py): a listening
+    line about the row's topic, with a mood that is not cheer."""
+
+    emotion: str
+    intensity: float
+    mood_reason: str
+    child_affect: str
+    about: tuple[str, ...]          # templates with {about}, for rows that name one
+    plain: tuple[str, ...]          # templates for rows without
+    # A word hit in a longer line of these kinds is weak unless a cheer cue is there.
+    weak_kinds: frozenset[str]
+    # Of those, kinds whose phrases only name a topic ("ice cream"): weak too.
+    phrase_weak_kinds: frozenset[str]
+    short: int                      # a line of at most this many words is not weak
+    cheer_cues: frozenset[tuple[str, ...]]   # stemmed ("i love", "look", "got a new")
 
 
 @dataclass(slots=True, frozen=True)
@@ -60,6 +83,8 @@ class CueGroup:
     words: frozenset[str]
     phrases: tuple[tuple[str, ...], ...]
     row: IntentRow
+    # Every cue as a run of word families (tone.stem): "cancelled" hears "got canceled".
+    stemmed: frozenset[tuple[str, ...]] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -71,6 +96,7 @@ class HardCues:
     exempt: frozenset[str] = frozenset()
     # Phrases whose words are no cue there ("i can't wait": "cant" is no lack).
     not_cues: tuple[tuple[str, ...], ...] = ()
+    not_stemmed: tuple[tuple[str, ...], ...] = ()
 
     @property
     def rows(self) -> tuple[IntentRow, ...]:
@@ -101,6 +127,12 @@ class IntentRow:
     # Loose phrases (a question put to Buddy: "do you", "your"): like words, they need
     # one of with_words; a row's own phrases are exact and do not.
     frames: tuple[tuple[str, ...], ...] = ()
+    about: str = ""                     # what a calm answer names ("your pet")
+
+    @property
+    def cheerful(self) -> bool:
+        return self.emotion in CHEER_MOODS and self.child_affect != "negative" \
+            and self.kind not in ("safety", "serious")
 
     @property
     def generic(self) -> bool:
@@ -180,6 +212,7 @@ def _row(raw: Any, order: int) -> IntentRow:
         emotion=emotion, intensity=float(intensity), mood_reason=reason,
         child_affect=affect, tag=tag or "", answers=answers, again=again,
         answers_mention=mention, frames=frames,
+        about=str(raw.get("about", "")),
     )
 
 
@@ -200,7 +233,44 @@ def parse_table(data: Any) -> Table:
               for g in ENCORE_GROUPS}
     no_echo = frozenset(w for v in _strings(data, "no_echo", "no_echo")
                         for w in normalize_words(v))
-    return Table(rows, encore, no_echo, _hard_cues(data, rows))
+    return Table(rows, encore, no_echo, _hard_cues(data, rows), _calm(data))
+
+
+def _calm(data: dict[str, Any]) -> CalmTone | None:
+    raw = data.get("calm")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise TableError("calm must be a mapping")
+    emotion = raw.get("emotion")
+    if emotion not in MOOD_SET or emotion in CHEER_MOODS:
+        raise TableError(f"calm: emotion {emotion!r} must be a mood that is not cheer")
+    intensity = raw.get("intensity")
+    if not isinstance(intensity, (int, float)) or not (
+            0.0 < float(intensity) <= MOOD_INTENSITY_CAP[emotion]):
+        raise TableError(f"calm: intensity {intensity!r} outside the §12.4 limits")
+    reason = raw.get("mood_reason", "")
+    if not isinstance(reason, str) or not 5 <= len(reason.split()) <= 15:
+        raise TableError("calm: mood_reason must have 5-15 words (spec 002 §13.3)")
+    about = tuple(" ".join(a.split()) for a in _strings(raw, "about", "calm"))
+    plain = tuple(" ".join(a.split()) for a in _strings(raw, "plain", "calm"))
+    if not about or not plain or not all(ABOUT_SLOT in a for a in about):
+        raise TableError("calm: needs 'about' answers (each with {about}) and 'plain' ones")
+    if any("!" in a for a in about + plain):
+        raise TableError("calm: a calm answer is not an exclamation")
+    kinds = frozenset(_strings(raw, "weak_kinds", "calm"))
+    if not kinds <= KINDS:
+        raise TableError(f"calm: weak_kinds {sorted(kinds - KINDS)} are not kinds")
+    phrase_weak = frozenset(_strings(raw, "phrase_weak_kinds", "calm"))
+    if not phrase_weak <= kinds:
+        raise TableError("calm: phrase_weak_kinds must be weak_kinds")
+    short = raw.get("short", 0)
+    if not isinstance(short, int) or short < 0:
+        raise TableError("calm: short must be a whole number")
+    cheer = frozenset(tuple(stem(w) for w in normalize_words(c))
+                      for c in _strings(raw, "cheer_cues", "calm"))
+    return CalmTone(emotion, float(intensity), reason, raw.get("child_affect", "unclear"),
+                    about, plain, kinds, phrase_weak, short, cheer)
 
 
 def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:
@@ -212,7 +282,8 @@ def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:
                          "something hard (child_affect: negative)")
     split = [tuple(normalize_words(c)) for c in _strings(raw, "cues", "hard_cues")]
     return CueGroup(frozenset(c[0] for c in split if len(c) == 1),
-                    tuple(c for c in split if len(c) > 1), row)
+                    tuple(c for c in split if len(c) > 1), row,
+                    frozenset(tuple(stem(w) for w in c) for c in split if c))
 
 
 def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | None:
@@ -230,7 +301,8 @@ def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | 
         raise TableError(f"hard_cue_exempt names no row: {sorted(unknown)}")
     not_cues = tuple(tuple(normalize_words(p))
                      for p in _strings(data, "hard_cue_not", "hard_cue_not"))
-    return HardCues(kinds, tuple(_cue_group(g, rows) for g in groups), exempt, not_cues)
+    return HardCues(kinds, tuple(_cue_group(g, rows) for g in groups), exempt, not_cues,
+                    tuple(tuple(stem(w) for w in p) for p in not_cues))
 
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml: ~50x faster

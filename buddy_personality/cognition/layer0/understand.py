@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from buddy_personality.cognition.layer0.table import IntentRow, Table, normalize_words
+from buddy_personality.cognition.layer0.table import HardCues, IntentRow, Table, normalize_words
+from buddy_personality.cognition.layer0.tone import grams_of, stems
 
 QUESTION_WORDS: frozenset[str] = frozenset({
     "why", "what", "how", "where", "who", "when", "which", "whats", "wheres", "whos",
@@ -50,6 +51,9 @@ class Understanding:
     polarity: str             # POLARITY_*: how the child feels about that topic
     matched: tuple[str, ...]  # every matching intent, best first (for diagnostics)
     word: str                 # the table word of `row` found in the line ("" = a phrase)
+    # Issue 30 item 3 (tone.py): the row answers with its calm, never-cheerful line (a
+    # weak match, or a negative cue in a line the row keeps).
+    calm: bool = False
 
 
 def is_question(text: str, words: list[str]) -> bool:
@@ -73,6 +77,10 @@ def _ngrams(words: list[str], longest: int = 6) -> set[tuple[str, ...]]:
 
 def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
                 grams: set[tuple[str, ...]] | None = None) -> bool:
+    """`forms` holds the line's words, their singulars and their families (tone.stem):
+    a row's word is heard in a child's inflections and spellings ("drawed" -> "draw",
+    "stinged" -> "sting"); the row's own words are matched as written, so "colouring"
+    in one row does not take "colour" from another."""
     if row.max_words and len(words) > row.max_words:
         return False
     if row.question:
@@ -81,7 +89,8 @@ def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
     if row.with_words:
         # A word or a frame ("do you") needs one of the row's with words ("eat"); the
         # row's own phrases are exact and answer alone ("what do robots eat").
-        loose = bool(row.words & forms) or any(p in grams for p in row.frames)
+        loose = bool(row.words & forms) or any(
+            p in grams for p in row.frames)
         if loose and row.with_words & forms:
             return True
     elif row.words & forms:
@@ -98,10 +107,49 @@ def matched_word(row: IntentRow, words: list[str], no_echo: frozenset[str]) -> s
     return ""
 
 
+def _masked(words: list[str], own: list[tuple[str, ...]],
+            not_cues: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The line's word families with the words of `own` phrases (as said) and of
+    `not_cues` (as families) blanked: a cue there was named on purpose ("lost my tooth")
+    or is no cue ("i can't wait")."""
+    fam = stems(words)
+    keep = [True] * len(words)
+    for seq, phrases in ((words, own), (fam, not_cues)):
+        for p in phrases:
+            n = len(p)
+            for i in range(len(seq) - n + 1):
+                if tuple(seq[i:i + n]) == p:
+                    keep[i:i + n] = [False] * n
+    return [f if k else "_" for f, k in zip(fam, keep, strict=True)]
+
+
+def negative_cue_row(cues: HardCues, words: list[str],
+                     own: list[tuple[str, ...]]) -> IntentRow | None:
+    """The hard row of the first cue group heard in the line (answers.yaml hard_cues),
+    by word families ("got canceled", "runned over"), outside `own`; None if none."""
+    grams = grams_of(_masked(words, own, cues.not_stemmed))
+    return next((g.row for g in cues.groups if not g.stemmed.isdisjoint(grams)), None)
+
+
+def _strong(row: IntentRow, table: Table, words: list[str], grams: set[tuple[str, ...]],
+            text: str) -> bool:
+    """A match that may be answered with cheer (tone.py): a phrase or a frame of the row,
+    a short line, a kind the weak rule does not cover, or a cheer cue in the line."""
+    calm = table.calm
+    if calm is None or row.kind not in calm.weak_kinds or len(words) <= calm.short:
+        return True
+    if row.kind not in calm.phrase_weak_kinds and (
+            any(p in grams for p in row.phrases) or any(p in grams for p in row.frames)):
+        return True
+    if row.question or (row.max_words and is_question(text, words)):
+        return True
+    return not calm.cheer_cues.isdisjoint(grams_of(stems(words)))
+
+
 def understand(text: str, table: Table) -> Understanding:
     rows = table.rows
     words = normalize_words(text)
-    forms = {v for w in words for v in _variants(w)}
+    forms = {v for w in words for v in _variants(w)} | set(stems(words))
     matching = [r for r in rows if r.kind != "fallback" or r.question]
     grams = _ngrams(words)
     hits = sorted((r for r in matching if row_matches(r, text, words, forms, grams)),
@@ -109,15 +157,23 @@ def understand(text: str, table: Table) -> Understanding:
     fallback = next(r for r in rows if r.kind == "fallback" and not r.question)
     best = hits[0] if hits else fallback
     cues = table.hard_cues
-    if (cues is not None and best.kind in cues.kinds and best.child_affect != "negative"
-            and best.intent not in cues.exempt):
+    calm = False
+    hard = best.child_affect == "negative" or best.kind in ("safety", "serious")
+    if cues is not None and not hard:
         # Issue 30 / DESIGN erratum 15: something hard said about a topic is not met with
         # the topic's cheer ("my ice cream fell on the floor", "my balloon flew away").
         # A cue inside the row's own phrase was named on purpose ("lost my tooth").
-        own = {w for p in best.phrases + cues.not_cues if p in grams for w in p}
-        free = forms - own
-        best = next((g.row for g in cues.groups if g.words & free
-                     or any(p in grams and not set(p) <= own for p in g.phrases)), best)
+        own = [p for p in best.phrases if p in grams]
+        cue_row = negative_cue_row(cues, words, own)
+        strong = _strong(best, table, words, grams, text)
+        named = any(p in grams for p in best.phrases + best.frames)
+        if cue_row is not None and best.intent not in cues.exempt and (
+                best.kind in cues.kinds or not named):
+            # A request heard by one word only ("the girls said i can't be in their
+            # game") is no request: the hard row answers.
+            best = cue_row
+        elif best.cheerful and (cue_row is not None or not strong):
+            calm = table.calm is not None
     topic = next((r for r in hits if r.tag), None)
     polarity = POLARITY_NONE
     if topic is not None:
@@ -126,4 +182,4 @@ def understand(text: str, table: Table) -> Understanding:
         elif LIKE_WORDS & set(words):
             polarity = POLARITY_LIKE
     return Understanding(best, topic, polarity, tuple(r.intent for r in hits),
-                         matched_word(best, words, table.no_echo))
+                         matched_word(best, words, table.no_echo), calm)

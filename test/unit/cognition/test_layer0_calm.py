@@ -1,0 +1,128 @@
+"""The tone promise of layer 0 as a structure, not row by row (issue 30 item 3, DESIGN
+erratum 15; cognition/layer0/tone.py): an answer may be cheerful only when the match is
+strong AND the line carries no negative cue. A cue is heard in its inflections and a
+child's spellings; a weak match answers calmly with the same intent."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from buddy_personality.cognition.layer0 import Layer0
+from buddy_personality.cognition.layer0.figures import CHEER_MOODS
+from buddy_personality.cognition.layer0.table import TableError, load_table
+from buddy_personality.cognition.layer0.tone import stem
+
+TABLE = load_table()
+
+
+def ask(line: str, seed: int = 0):
+    return Layer0(TABLE).answer(line, random.Random(seed), f"calm-{seed}")
+
+
+def _every_answer(line: str):
+    return [ask(line, seed) for seed in range(5)]
+
+
+# Issue 30 item 3: a sad line told through a topic, with no word of the topic's row
+# that says so; each was met with the topic's cheer ("Pets are wonderful!") before.
+@pytest.mark.parametrize("line", [
+    "my puppy got runned over by a car",
+    "the ice cream van drove away before we got there",
+    "the fireworks are too banging",
+    "my lego spaceship fell apart",
+    "the kids at school say i talk funny",
+    "theres a man at the door i dont know him",
+])
+def test_a_sad_line_told_through_a_topic_is_not_met_with_cheer(line: str) -> None:
+    for a in _every_answer(line):
+        assert a.emotion not in CHEER_MOODS, (line, a.intent, a.text)
+        assert a.text not in TABLE.encore["cheerful"]
+        assert "!" not in a.text, (line, a.text)
+
+
+def test_a_weak_topic_match_keeps_its_intent_and_answers_calmly() -> None:
+    """Tone and intent are decided apart: "the t rex is the biggest one" is about
+    dinosaurs (right intent), but one topic word in a longer line is no sign the child is
+    glad, so the answer listens (tone.py) and names the topic."""
+    for a in _every_answer("the t rex stood next to the tree by the house"):
+        assert a.intent == "dinosaurs" and a.emotion not in CHEER_MOODS, a
+        assert "dinosaur" in a.text.lower()
+
+
+@pytest.mark.parametrize("line", ["i love dinosaurs", "look at my new dinosaur toy",
+                                  "my favourite thing in the world is the t rex"])
+def test_a_glad_line_still_gets_cheer(line: str) -> None:
+    """The calm answer is for doubt, not for every line: a cheer cue or a short line
+    keeps the topic's own warm answers."""
+    assert all(a.emotion in CHEER_MOODS for a in _every_answer(line)), line
+
+
+def test_every_cue_of_the_table_in_a_topic_line_stops_the_cheer() -> None:
+    """Over the whole cue lexicon (answers.yaml hard_cues): each cue said inside a line a
+    cheerful topic row would answer ("my dinosaur ... today") is never met with cheer."""
+    assert TABLE.hard_cues is not None
+    not_cues = {" ".join(p) for p in TABLE.hard_cues.not_cues}
+    leaks = []
+    for group in TABLE.hard_cues.groups:
+        for cue in sorted({" ".join(c) for c in group.stemmed}):
+            phrase = next(" ".join(p) for p in (*group.phrases, *((w,) for w in group.words))
+                          if " ".join(stem(w) for w in p) == cue)
+            if phrase in not_cues:
+                continue
+            line = f"my dinosaur {phrase} today"
+            a = ask(line)
+            if a.emotion in CHEER_MOODS:
+                leaks.append((line, a.intent))
+    assert not leaks, leaks
+
+
+@pytest.mark.parametrize(("said", "family"), [
+    ("stinged", "sting"), ("stung", "sting"), ("runned", "run"), ("popped", "pop"),
+    ("popping", "pop"), ("cancelled", "cancel"), ("canceled", "cancel"), ("cried", "cry"),
+    ("smashed", "smash"), ("broke", "break"), ("broken", "break"),
+])
+def test_a_word_is_heard_in_its_family(said: str, family: str) -> None:
+    assert stem(said) == stem(family)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("a bee stinged me on my hand", "hurt"),
+    ("they are cancelling our trip to the farm", "sad"),
+])
+def test_a_childs_inflection_is_understood(line: str, intent: str) -> None:
+    """ "stinged" is "sting" (hurt), "cancelling" is "cancelled" (a hard cue)."""
+    assert all(a.intent == intent for a in _every_answer(line)), line
+
+
+def test_a_calm_block_with_cheer_is_refused() -> None:
+    base = """
+intents:
+  - intent: generic
+    kind: fallback
+    priority: 0
+    emotion: neutral
+    intensity: 0.3
+    mood_reason: listening carefully to the child here
+    answers: ["Mm-hm."]
+no_echo: []
+encore:
+  gentle: ["I'm here."]
+  cheerful: ["Wow."]
+calm:
+  emotion: EMOTION
+  intensity: 0.3
+  mood_reason: listening calmly before knowing how the child feels
+  weak_kinds: [topic]
+  phrase_weak_kinds: [topic]
+  short: 4
+  cheer_cues: [love]
+  about: ["Mm, {about}. ANSWER"]
+  plain: ["Mm."]
+"""
+    load_table(base.replace("EMOTION", "neutral").replace("ANSWER", "Tell me more."))
+    with pytest.raises(TableError, match="not cheer"):
+        load_table(base.replace("EMOTION", "happy").replace("ANSWER", "Tell me more."))
+    with pytest.raises(TableError, match="exclamation"):
+        load_table(base.replace("EMOTION", "neutral").replace("ANSWER", "Yay!"))
