@@ -6,18 +6,31 @@ While a line plays (the bridge's SPEAKING phase, its estimate of the line's leng
 voice in this graph) the face shows one mood most of the time; `Say.emotion` must be that
 mood, the wake greeting's included. Before the fix the line carried the mood from before
 its own intent; then the greeting was said with its intent's mood while the face showed
-THINKING: the personality took the greeting's intent before the session's STARTED (the
-executor takes ready subscriptions in creation order), and STARTED's L0-06 pull came last."""
+THINKING: the personality took the greeting's intent before the session's STARTED, and
+STARTED's L0-06 pull came last. The personality core now holds an intent of a session that
+has not started and applies it right after STARTED (early_intents.py), so the order the two
+topics are taken in no longer matters; the second test sends them the other way round."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
+from rclpy.parameter import Parameter
 
-from buddy_msgs.msg import ConversationPhase, FaceState, Say, Utterance
+from buddy_msgs.msg import (
+    AiEmotion,
+    ConversationEvent,
+    ConversationPhase,
+    FaceState,
+    LlmProfile,
+    PersonalitySnapshot,
+    Say,
+    Utterance,
+)
 from buddy_personality.nodes.bringup import GraphOptions, create_graph
 from buddy_personality.nodes.common import qos
+from buddy_personality.nodes.personality_node import PersonalityNode
 
 pytestmark = pytest.mark.ros
 
@@ -74,6 +87,37 @@ def test_every_line_carries_the_mood_the_face_shows_while_it_plays(ros, tmp_path
     # the face did move (the session's six lines leave it curious, then love: the wake
     # greeting's intent now comes after STARTED's L0-06 pull, not before)
     assert len({face for _, _, face in shown}) >= 2, shown
+
+
+def test_an_intent_taken_before_its_started_is_answered_after_the_start(ros, tmp_path) -> None:
+    """The greeting's intent reaches the personality before its session's STARTED (two
+    topics, nothing orders them across processes): it is not answered on emotion_applied
+    (the bridge holds the line for that answer) until STARTED came, and then with the mood
+    the snapshot shows once the start's L0-06 pull and the intent were both applied."""
+    node = ros.add(PersonalityNode(**ros.node_kwargs(parameter_overrides=[
+        Parameter("memory_path", value=str(tmp_path / "memory.json")),
+        Parameter("tick_hz", value=0.2)])))   # no tick in between: every output is an event's
+    snapshots = ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
+    applied = ros.collect(LlmProfile, "personality/emotion_applied",
+                          qos.of("personality/emotion_applied"))
+    intents = ros.publisher(AiEmotion, "personality/ai_emotion",
+                            qos.of("personality/ai_emotion"))
+    conversation = ros.publisher(ConversationEvent, "conversation/events",
+                                 qos.of("conversation/events"))
+    assert ros.spin_until(lambda: snapshots, timeout=5)
+    before = len(snapshots)
+    intents.publish(AiEmotion(emotion="happy", intensity=0.75, confidence=0.8,
+                              source=AiEmotion.SOURCE_RULES, session_id="s1", turn_id=1,
+                              mood_reason="warmly greeting the child who said hello"))
+    # the personality took it (its fast path publishes a snapshot for every event)
+    assert ros.spin_until(lambda: len(snapshots) > before, timeout=5)
+    ros.spin_for(0.5)  # an answer now would be the mood from before the session's start
+    assert not applied and snapshots[-1].mood == "neutral"
+    conversation.publish(ConversationEvent(kind=ConversationEvent.STARTED, session_id="s1",
+                                           trigger="wake_word"))
+    assert ros.spin_until(lambda: applied and snapshots[-1].conversation_active, timeout=5)
+    assert [(a.session_id, a.turn_id) for a in applied] == [("s1", 1)]
+    assert applied[0].mood == snapshots[-1].mood == node.engine.mood != "neutral"
 
 
 def _speaking_window(phases: list[tuple[float, int]],
