@@ -232,6 +232,7 @@ class PatternError(ValueError):
     pass
 
 
+@functools.cache   # pure (erratum 22: words recur across patterns)
 def _word_regex(word: str) -> str:
     alts = []
     for alt in word.split("|"):
@@ -366,6 +367,7 @@ def _top_tokens(src: str) -> list[str]:
     return out
 
 
+@functools.cache   # pure (erratum 22: words recur across patterns)
 def _needs(item: str) -> frozenset[str] | None:
     """Words one of which a line must hold for `item` to match, or None if it needs none."""
     if item in ("^", "$", "*", "..", "..."):
