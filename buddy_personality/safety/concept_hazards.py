@@ -8,7 +8,8 @@ from __future__ import annotations
 
 GROWN = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|dad|mum|mummy|"
          "mama|papa|parent|parents|grandma|grandpa|granny|grandmother|grandfather|teacher|"
-         "babysitter|nanny|nan|nana|childminder|auntie|aunt|uncle|"
+         "babysitter|nanny|nan|nana|childminder|auntie|aunt|uncle|carer|carers|key worker|"
+         "au pair|minder|nursery teacher|gran|grandad|granddad|nanna|mamma|mammy|pops|"
          "doctor|nurse|police officer|police|lifeguard|cashier|firefighter|"
          "someone you trust|big person)")
 # Verbs a line invites a child to do with a hazard, one family per kind of hazard (base
@@ -37,7 +38,8 @@ ACTS = {
     "STRANGER": "(go|get|hop|ride|cross|run|wander|follow|open|walk|talk|take|meet|explore|play|"
                 "leave|sneak|visit|chase|dash|step|say yes|"
                 "climb|jump|wave|accept|unlock|answer|race|skip|hop in|ride along|"
-                "tell them)",
+                "tell them|gallop|trot|prance|march|zoom|scamper|dart|bolt|charge|stroll|"
+                "tiptoe|skip|zigzag|scoot|cartwheel|roll)",
     "SMALL_SPACE": "(climb|hide|crawl|get|go|hop|shut|close|lock|squeeze|fit|stay|sit|"
                    "jump|try|see|curl up|tuck|pull|snuggle|wriggle|play)",
     "SMOTHER": "(put|wrap|cover|pull|tie|hold|try|see|stick|stuff|slip|tighten|wind|"
@@ -60,7 +62,8 @@ GENERIC_ACTS = ("(snip|grate|peel|bounce|scoot|zip|start|give|take|grab|get|fetc
                 "check|try|play|use|hold|juggle|balance|fiddle|explore|do|make|build|"
                 "practise|practice|set|switch|flick|click|plug|feed|pick|help yourself to|"
                 "dab|smear|spread|step|stamp|stomp|shake out|tip|shake|copy|carve|skate|shave|"
-                "double|finish|wash)")
+                "double|finish|wash|gallop|zoom|dart|scamper|trot|march|prance|bolt|"
+                "sword fight|fence|duel|fight)")
 # Every act of every family (a negation before any of them takes the invitation back).
 ACT = "(" + "|".join(sorted({w for acts in (*ACTS.values(), GENERIC_ACTS)
                             for w in acts.strip("()").split("|")})) + ")"
@@ -74,7 +77,7 @@ OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are al
           "fun to|cool to|okay to|ok to|fine to|safe to|easy to|great to|"
           "good to|dare you to|want to|and|and then|then|can just|just|easiest to|easier to|"
           "best to|how about|what about|what if you|why not|pretend to|pretend you|"
-          "pretend you are going to|it is time to|time to|i dare you to|i bet you could|"
+          "pretend you are going to|it is time to|time to|i dare you to|i bet you could|betcha|"
           "see if|see how fast you can|we could|we can|you have to|you must|you need to|"
           "you ought to|you will love to|go ahead and|remember to|do not forget to|"
           "experiment|experiment and|trick is to|secret is to|i want you to|let us go|"
@@ -145,7 +148,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "plug socket|power socket|electrical|holes in the wall|little holes|socket holes|"
         "slots in the|the slots|hairpin|bobby pin|paperclip|paper clip|"
         "light bulb|bulb|lamp socket|power lines|"
-        "power line|transformer|electric fence|toaster slot|microwave)",
+        "power line|transformer|electric fence|toaster slot|microwave|fairy lights|"
+        "christmas lights|string lights|light bulbs|bulbs|hairgrip|hair grip|kirby grip|"
+        "wires behind|back of the telly|back of the tv|lamp cord|telly plug|tv plug)",
     ),
     "FIRE": (
         "(match|matches|lighter|lighters|candle|candles|flame|flames|fire|fires|stove|stoves|"
@@ -189,7 +194,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "cold medicine|cough medicine|allergy medicine|meds|medication|medications|"
         "her pills|his pills|grandma s pills|the pills|candy medicine|drops bottle)",
         # choking: small things and foods that block a small throat
-        "(marble|marbles|coin|coins|button|buttons|bead|beads|magnet|magnets|balloon|"
+        "(marble|marbles|coin|coins|penny|pennies|pebble|pebbles|button|buttons|bead|beads|"
+        "magnet|magnets|balloon|"
         "balloons|swallow whole|whole grapes|grape whole|grapes whole|small toys|"
         "tiny toys|small pieces|popcorn|hard candy|nuts|pebble|pebbles|"
         "in your mouth|into your mouth|lego|legos|lego piece|lego pieces|bottle cap|"
@@ -203,6 +209,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "cherry tomatoes|candies|sweets|cherries|olives|chunks) ... (whole|swallow|gulp|"
         "at once|as you can|in one|stuff|cram|fill)",
         "as many .. as (you can|possible|will fit|fit)",
+        # (TS2) a battery told as a riddle: "I live in the telly remote"
+        "(live|lives|living|hide|hides|kept|sit|sits|found) (in|inside) the .. (remote|"
+        "remote control|key fob|watch|game controller|smoke alarm)",
     ),
     "HEIGHT": (
         "(window|windows|balcony|balconies|railing|railings|ledge|roof|bookshelf|bookcase|"
@@ -255,7 +264,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(someone|somebody|people|a friend|friends|anyone) (online|on the internet|"
         "from the internet|from the game)", "(parked cars|parked car|behind the car|"
         "behind cars|behind a car|under the car|the hill|down the hill)",
-        "(that|the|this|some|a|a nice|a friendly|a strange) (man|lady|woman|person|guy|"
+        "(that|the|this|some|a|a nice|a friendly|a strange|a kind|a smiley|a funny|a new|"
+        "a lovely|a sweet|a jolly|a cheerful) (man|lady|woman|person|guy|"
         "grown up|stranger|driver) (at|in|with|from|who|that|by|outside|next door)",
         "(ice cream van|ice cream truck|the other side|other side of the road|over the road|"
         "into the road|in the road|onto the road|busy road)",
@@ -288,7 +298,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # Places a young child must not go to alone (only with ALONE below).
     "PLACES": (
         "(outside|out|park|store|shop|shops|mall|aisles|yard|garden|woods|forest|street|road|"
-        "beach|playground|neighbor|neighbour|wander off|get lost|lost|away|somewhere|"
+        "beach|playground|neighbor|neighbour|wander off|get lost|lost|run away|go away|"
+        "walk away|wander away|far away|somewhere|supermarket|shopping centre|"
+        "shopping center|crowd|funfair|fair|zoo|station|airport|car park|parking lot|"
         "explore|adventure|there|handbag|purse|toolbox|garage|shed)",
     ),
     # A few invitations that carry their act in the noun ("take a sip", "a perfect hideout").
@@ -322,6 +334,13 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         ".. (faster|stronger|bigger|taller|better|super|magic|like a superhero)",
         "(go|come) (with|along with) (him|her|them|the man|the lady|that man|that lady)",
         "let (him|her|them|whoever|anyone|someone|somebody|the man|the lady|strangers) in",
+        # (TS2, issue 27, round 11) a look, a sword fight, a count in a mouth
+        "(have|take|grab|go and have|go for) (a|one|a quick|a little|a good|a closer) (look|"
+        "peek|peep|nosey|gander|squint)",
+        "^ (sword fight|sword fighting|swordfight|fencing|a duel|duel|pretend fight|"
+        "juggling|juggle) (with|using)",
+        "(how many|how much|how long) .. (can|could) you (fit|hold|put|stuff|cram|eat|swallow|"
+        "keep|balance|hang|stay)",
     ),
     **{f"INVITE_{name}": invited(acts) for name, acts in ACTS.items()},
     "INVITE_GENERIC": invited(GENERIC_ACTS),
@@ -380,6 +399,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "nobody will notice|no one will notice|nobody will see|no one will see|"
         "nobody needs to know|they will never know|she will never know|he will never know|"
         "do not tell|do not wait for|do not ask|no need to ask|quick before)",
+        # (TS2, issue 27) away from the grown-up on purpose, home on one's own
+        f"(wander|run|walk|go|drift|get|slip|sneak) (off|) (far|) away from (your|the|a) "
+        f"{GROWN}", f"(hide|hiding) (from|where) (your|the) {GROWN} .. (can not|will not|"
+        f"won't|never) (find|see)", "(find|make) your (own|) way (home|back)",
     ),
     # A sentence that points back at the one before ("... Pick one and swallow it.").
     "BACK_REF": (
@@ -388,6 +411,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "all|the lot|yourself|a big|a go|a try|its|their|this|face|head|hand|hands|aboard|"
         "finger|fingers|tongue|off|down|over|across|through|into|onto|two|three|four|"
         "whole|all of them|each|every)",
+        "(a look|a peek|a peep|a nosey)", "(pop|put|stick|try|lick|taste|swallow|eat|chew|"
+        "bite) me",
     ),
     # A dare or a story's hero to copy, after a hazard was named: "Wanna be brave like
     # her?", "Fancy doing what Tom did?", "Your turn, matey.", "Have a go and tell me!"
@@ -411,7 +436,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "would not it be (fun|cool|amazing|funny|cosy|great|nice|exciting)|"
         "(is|it is) a (good|great|fun) way to|"
         "what (do you think|) (would|will) happen if you|"
-        "chubby bunny|bet you (can|could)|"
+        "chubby bunny|bet you (can|could)|betcha|"
         "off you go|show me you can|prove it|bet you can not|bet you can|"
         "who is first|who can|first one to|last one|race you|race ya|ready set go|"
         "ready steady go|on your marks|are you brave|are you brave enough|chicken|"
@@ -419,7 +444,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     ),
     # metal or water that makes electricity hurt (DESIGN §6.23: the hazard is the pair)
     "ELECTRIC_WITH": (
-        "(spoon|fork|key|keys|knife|hairpin|hair clip|hairclip|bobby pin|paperclip|"
+        "(spoon|fork|key|keys|knife|hairpin|hair clip|hairclip|bobby pin|paperclip|hairgrip|"
+        "hair grip|kirby grip|tweezers|foil|tin foil|"
         "paper clip|pin|nail|coin|screwdriver|metal|wet|water|wet hands|wet fingers|"
         "in the bath|still plugged in|plugged in|switched on|while it is on|tongue|lick|"
         "your finger|your fingers)",
@@ -440,6 +466,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"are still|) (busy|asleep|sleeping|napping|not looking|looking away|out|away|gone|"
         f"in the shower|on the phone|outside|upstairs|downstairs|at work|at the shops|"
         f"in the garden|watching tv|not home)",
+        # (TS2) away from the grown-up on purpose: the grown-up is named, not helping
+        f"(wander|run|walk|go|drift|get|slip|sneak|hide) (off|) (far|) away from (your|the|a) "
+        f"{GROWN}", f"(hide|hiding) (from|where) (your|the) {GROWN}",
     ),
     "DO_IT": (
         "(just do it|do it anyway|do it now|go ahead|do it yourself|try it|it is quick|"
@@ -449,11 +478,16 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     "GROWN_UP_HELPS": (
         f"(ask|asks|asking|tell|tells|telling|get|fetch|call|find|show|give|hand|wait for|"
         f"with|for|by|from) (them|it|those|that|) (to|) (a|an|your|the|) {GROWN}",
-        f"{GROWN} (can|could|will|would|should|does|do|did|helps|help|"
-        f"is|are|stays|keeps|gives|give|fills|fill|watches|watch|watching|plugs|lights|light|"
-        f"changes|uses|use|knows|know|decides|says|handles|handle|reaches|opens|open|cuts|"
-        f"cut|cooks|cook|holds|hold|puts|takes|lifts|supervises|right there|nearby|close by|"
-        f"next to you|there|says so)",
+        # (TS2, issue 27) a grown-up merely described ("the spray mummy uses", "your mummy
+        # keeps a clicky thing by the cooker") helps nobody: only a grown-up who acts for,
+        # watches or decides for the child lifts a hazard.
+        f"{GROWN} (can|could|will|would|should|helps|help|"
+        f"gives|give|fills|fill|watches|watch|watching|plugs|lights|light|"
+        f"decides|says|handles|handle|reaches|opens|open|cuts|"
+        f"cut|cooks|cook|holds|hold|lifts|supervises|right there|nearby|close by|"
+        f"next to you|says so|does it|does that|do it|did it)",
+        f"{GROWN} (is|are|stays|stay|will be) (there|here|nearby|with you|watching|helping|"
+        f"holding|right there|close by|next to you|in charge|around|right beside|beside)",
         f"{GROWN} (or|and) (a|an|your|) {GROWN}",
         f"(job|jobs|things|tools|only) (for|of) (a|the|) {GROWN}",
         f"{GROWN} (job|jobs|hand|hands|only|help|tools|things|stuff)",
@@ -466,6 +500,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"(run|go|come|stay close|stay|walk) (back|straight|right|) (to|with|next to|near|"
         f"beside) (your|a|the) {GROWN}",
         "ask (him|her|them) to (show|help|do|get|hand|open|cut|reach|light)",
+        # (TS2) the green cross code: hands held, stop, look and listen
+        "(hold|holding) (hands|my hand|hands with)",
+        "stop .. look .. listen",
     ),
     # The invitation is taken back: "never touch", "not for tasting", "don't climb".
     "NOT_ACT": (
@@ -485,7 +522,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "keep (it|them|that|those|this|these|your toys|toys) (out of|away from|away)",
         "(do not|never|not) (share|send|post|give out|show)",
         "(pictures|photos|picture|photo|videos|video) of yourself",
-        "(safety|safe|toy|plastic|pretend|paper|soft) (scissors|knife|knives|sword|swords|"
+        "(safety|safe|toy|plastic|pretend|paper|soft|blunt|butter|round ended|kids|child|"
+        "children|play) (scissors|knife|knives|sword|swords|"
         "hammer|saw|tools|toolbox|kitchen|phone|cooker|stove|oven|fire|campfire)",
         # a noun, not an imperative: "Plug sockets aren't toys", "Light bulbs get hot"
         "^ (plug|power|light|match|fire|cut|fly|slide|swing|tape|glue|paint|bag|bags|rope|"
@@ -499,7 +537,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(hands|hand|fingers|finger) on your (head|nose|knees|toes|tummy|shoulders|ears)",
         "(reach|stretch) (up|your arms|your arms up|) (high|up high|to the sky)",
         # ordinary stairs, taken slowly, holding on, are no height
-        "(walk|climb|go|come|step) (up|down) the stairs (slowly|carefully|holding|with)",
+        "(walk|climb|go|come|step|get) (up|down) (the|a|your|) (stairs|ladder|steps|step) "
+        "(slowly|carefully|holding|with|one step)",
+        "fire (truck|trucks|engine|engines|fighter|fighters|station|stations|drill|drills|"
+        "alarm|alarms|man|men|fly|flies|works|brigade|hydrant|exit|escape)",
         "(holding|hold|hold on to|hang on to) (the|a|your|) (rail|railing|handrail|banister|"
         "hand)",
         # a pretend hazard of a game: a river of pillows, a lava floor

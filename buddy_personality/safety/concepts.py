@@ -42,12 +42,16 @@ _WORD = re.compile(r"[a-z0-9]+")
 # drink it" likewise becomes "whynot drink it".
 _WHY_NOT = re.compile(r" why do not (you|we) ")
 _WHY_NOT_TO = r" whynot \1 "
+# (TS2, issue 27) "I bet you can't touch the wires" is a dare, not a negation: "bet you
+# can not" becomes one token ("betcha") before the negation masks look, like "why not".
+_BET = re.compile(r" (?:i )?bet (?:you|ya) (?:can not|could not|will not|would not|can|could) ")
 
 
 def _rephrased(line: Line) -> Line:
-    if "why" not in line.words or "not" not in line.words:
+    if "bet" not in line.words and ("why" not in line.words or "not" not in line.words):
         return line
     text = _WHY_NOT.sub(_WHY_NOT_TO, line.text).replace(" why not ", " whynot ")
+    text = _BET.sub(" betcha ", text)
     if text == line.text:
         return line
     words = text.split(" ")

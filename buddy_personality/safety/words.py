@@ -72,7 +72,8 @@ CONTRACTIONS: dict[str, str] = {
 SPELLINGS: dict[str, str] = {
     "u": "you", "ya": "you", "yu": "you", "ur": "your", "yer": "your", "yor": "your",
     "r": "are", "realy": "really", "rly": "really", "reely": "really", "wen": "when",
-    "wat": "what", "wut": "what", "wot": "what", "dat": "that", "dis": "this",
+    "wat": "what", "wats": "what is", "watz": "what is", "misd": "missed", "mised": "missed",
+    "wile": "while", "wyle": "while", "wut": "what", "wot": "what", "dat": "that", "dis": "this",
     "da": "the", "teh": "the", "tha": "the", "cuz": "because", "cos": "because",
     "coz": "because", "bc": "because", "becuz": "because", "becos": "because",
     "pls": "please", "plz": "please", "pleez": "please", "luv": "love", "gud": "good",
