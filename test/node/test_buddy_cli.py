@@ -257,7 +257,7 @@ def run_buddy(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[st
 
 @pytest.mark.process
 def test_buddy_say_without_a_graph_says_so_and_exits_1() -> None:
-    res = run_buddy("say", "hey buddy, hello")
+    res = run_buddy("say", "--discovery", "3", "hey buddy, hello")
     assert res.returncode == 1, res.stdout + res.stderr
     assert "no running Buddy graph under /buddy on ROS_DOMAIN_ID=" in res.stderr
     assert run_buddy("say").returncode == 2  # nothing to say

@@ -10,6 +10,10 @@ send it (final, confidence 1.0); the button to `face/button` as the face board w
 DDS stays on this machine (DESIGN §5) and the graph is found on the same ROS_DOMAIN_ID
 as this shell's, as every other `ros2` tool finds it.
 
+The graph is looked for `--discovery` seconds (15; DDS discovery is slow on a loaded
+machine), and `buddy say` stays at least SETTLE_S (6 s) on the graph, so a `buddy record`
+it discovers late still gets the line (`-v` says which readers it matched).
+
 Exit status: 0 sent (and, unless --no-wait, Buddy answered or the line was not for
 Buddy), 1 no running graph was found, 2 a usage error, 3 sent but no answer in time.
 """
@@ -20,7 +24,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from buddy_personality.dds_confinement import confine_dds
@@ -29,8 +33,20 @@ from buddy_personality.tools.cli import argtypes
 
 NAMESPACE = "/buddy"
 DEFAULT_WAIT_S = 15.0       # a layer-1 answer may take a few seconds
-DISCOVERY_S = 5.0           # how long to look for the graph's subscribers
-LINGER_S = 2.0              # the writer (and its history) lives this long after sending
+# How long to look for the graph's readers before saying there is no graph (exit 1).
+# Discovery is a DDS exchange between processes, each of which needs the CPU: on a loaded
+# 2-core machine a graph that was running all along was found 3.4 s after this process
+# joined, and a whole-suite run once missed it in 5 s (issue 30 item 4).
+DISCOVERY_S = 15.0
+# The writer (and the line in its transient-local history) lives at least this long after
+# this process joined the graph. A reader in a process found late (`buddy record`) gets
+# the line as history only if it matches the writer before the writer is gone, and this
+# process cannot wait for a reader it has not discovered: every participant re-announces
+# itself every 3 s (Fast DDS's default announcement period), so two rounds bound how late
+# a running process is found. Measured on a loaded 2-core machine: the recorder's readers
+# were found up to 3.7 s after joining; staying only 2 s after sending lost a line from
+# the bag in 1 of 2 ten-line sessions (issue 30 item 4).
+SETTLE_S = 6.0
 DELIVERY_S = 10.0           # how long to wait for every reader to acknowledge the line
 WAKE_PHRASE = "hey buddy"   # the bridge's default (robot.yaml llm_bridge.wake_phrase)
 EXIT_OK, EXIT_NO_GRAPH, EXIT_USAGE, EXIT_NO_ANSWER = 0, 1, 2, 3
@@ -49,7 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-wait", action="store_true", help="do not wait for Buddy's reply")
     ap.add_argument("--wait", type=argtypes.seconds, default=DEFAULT_WAIT_S,
                     help=f"seconds to wait for the reply (default {DEFAULT_WAIT_S:.0f})")
+    ap.add_argument("--discovery", type=argtypes.seconds, default=DISCOVERY_S,
+                    help="seconds to look for a running graph before exit 1 (default "
+                         f"{DISCOVERY_S:.0f}: discovery is slow on a loaded machine)")
     ap.add_argument("--namespace", default=NAMESPACE, help=f"graph namespace ({NAMESPACE})")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="say on stderr which readers were matched when the line was "
+                         "sent and when buddy say left")
     return ap
 
 
@@ -85,6 +107,28 @@ def _all_readers_matched(node: Any, pub: Any, namespace: str, topic: str) -> boo
             and pub.get_subscription_count() >= len(readers))
 
 
+def describe_readers(node: Any, writers: Sequence[tuple[Any, str]], since: float) -> str:
+    """One line for --verbose: per topic, the readers the graph shows and how many of
+    them this writer has matched (a reader not matched yet may still get the line)."""
+    parts = []
+    for pub, topic in writers:
+        names = sorted(r.node_name for r in node.get_subscriptions_info_by_topic(
+            pub.topic_name))
+        parts.append(f"{topic}: matched {pub.get_subscription_count()} of "
+                     f"{len(names)} ({', '.join(names)})")
+    return f"{time.monotonic() - since:.2f} s on the graph; " + "; ".join(parts)
+
+
+def linger(spin: Callable[[float], None], clock: Callable[[], float], joined: float,
+           writers: Sequence[Any], ack_timeout: Any, settle_s: float = SETTLE_S) -> list[str]:
+    """Keep `writers` alive until this process has been on the graph `settle_s` (a reader
+    found meanwhile gets the line from the transient-local history), then wait until
+    every matched reader acknowledged it. Returns the topics not acknowledged in time."""
+    while (left := joined + settle_s - clock()) > 0:
+        spin(min(0.1, left))
+    return [w.topic_name for w in writers if not w.wait_for_all_acked(ack_timeout)]
+
+
 def latched(profile: Any) -> Any:
     from rclpy.qos import DurabilityPolicy, QoSProfile  # noqa: PLC0415
 
@@ -108,8 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     from buddy_personality.nodes.common import qos  # noqa: PLC0415
 
     rclpy.init(args=["buddy_say", "--ros-args", "--disable-stdout-logs"])
+    joined = time.monotonic()   # the DDS participant exists (and announces itself) from here
     try:
-        node = Node("buddy_say", namespace=ns.namespace)
+        # No parameter services: this short-lived node is no part of the graph a recording
+        # describes (`buddy record` asks every node under the namespace for its parameters).
+        node = Node("buddy_say", namespace=ns.namespace, start_parameter_services=False)
         # Transient-local (history kept while this process lives): a reader that matches
         # this short-lived writer only after the line was written still gets it if it
         # asks for history (`buddy record` does, record.LATCHED_INPUTS); the graph's
@@ -128,13 +175,16 @@ def main(argv: list[str] | None = None) -> int:
         if not _spin_until(node, lambda: all(_all_readers_matched(node, p, ns.namespace, t)
                                              for p, t in used)
                            and node.count_publishers(f"{ns.namespace}/tts/say") > 0,
-                           DISCOVERY_S):
+                           ns.discovery):
             domain = os.environ.get("ROS_DOMAIN_ID", "0")
             print(f"buddy say: no running Buddy graph under {ns.namespace} on "
-                  f"ROS_DOMAIN_ID={domain} (start `buddy run` or `ros2 launch "
-                  "buddy_personality robot.launch.py` in a shell with the same "
+                  f"ROS_DOMAIN_ID={domain} within {ns.discovery:.0f} s (start `buddy run` "
+                  "or `ros2 launch buddy_personality robot.launch.py` in a shell with the same "
                   "ROS_DOMAIN_ID)", file=sys.stderr)
             return EXIT_NO_GRAPH
+        if ns.verbose:
+            print(f"buddy say: found the graph, {describe_readers(node, used, joined)}",
+                  file=sys.stderr)
         _spin_until(node, lambda: bool(phases), 1.0)   # the latched phase, if any
         idle = not phases or phases[-1] in (Phase.IDLE, Phase.DONE)
 
@@ -157,17 +207,16 @@ def main(argv: list[str] | None = None) -> int:
         if ns.button:
             button.publish(stamp(ButtonEvent(button_id=ButtonEvent.BUTTON_PTT,
                                              event_type=ButtonEvent.RELEASE, state=0)))
-        sent = time.monotonic()
 
         def delivered(code: int) -> int:
-            # A reader this process discovers only after the line was written (another
-            # participant, e.g. `buddy record`, found late) gets it from the kept history
-            # while the writer lives: stay LINGER_S, then wait for every matched reader.
-            _spin_until(node, lambda: False, max(0.0, sent + LINGER_S - time.monotonic()))
-            for p in (speech, button):
-                if not p.wait_for_all_acked(Duration(seconds=DELIVERY_S)):
-                    print(f"buddy say: not every reader acknowledged {p.topic_name} "
-                          f"within {DELIVERY_S:.0f} s", file=sys.stderr)
+            for topic in linger(lambda dt: rclpy.spin_once(node, timeout_sec=dt),
+                                time.monotonic, joined, (speech, button),
+                                Duration(seconds=DELIVERY_S)):
+                print(f"buddy say: not every reader acknowledged {topic} "
+                      f"within {DELIVERY_S:.0f} s", file=sys.stderr)
+            if ns.verbose:
+                print(f"buddy say: leaving, {describe_readers(node, used, joined)}",
+                      file=sys.stderr)
             return code
 
         if ns.no_wait or not text or (idle and not ns.button and not starts_with_wake(text)):
