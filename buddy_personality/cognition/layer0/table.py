@@ -73,6 +73,7 @@ class CalmTone:
     # Of those, kinds whose phrases only name a topic ("ice cream"): weak too.
     phrase_weak_kinds: frozenset[str]
     short: int                      # a line of at most this many words is not weak
+    glue: frozenset[str]            # ... when its other words are all glue ("i", "a")
     cheer_cues: frozenset[tuple[str, ...]]   # stemmed ("i love", "look", "got a new")
 
 
@@ -128,6 +129,8 @@ class IntentRow:
     # one of with_words; a row's own phrases are exact and do not.
     frames: tuple[tuple[str, ...], ...] = ()
     about: str = ""                     # what a calm answer names ("your pet")
+    # The phrases as runs of word families (tone.stem): "kicks me" hears "kicking me".
+    phrase_stems: frozenset[tuple[str, ...]] = frozenset()
 
     @property
     def cheerful(self) -> bool:
@@ -213,6 +216,11 @@ def _row(raw: Any, order: int) -> IntentRow:
         child_affect=affect, tag=tag or "", answers=answers, again=again,
         answers_mention=mention, frames=frames,
         about=str(raw.get("about", "")),
+        # Only rows about something hard hear a phrase by word family: a collision there
+        # ("kicks me" / "keeps kicking me") errs towards a gentle answer, elsewhere it
+        # would not ("my names" / "my name").
+        phrase_stems=frozenset(tuple(stem(w) for w in p) for p in phrases if 1 < len(p) <= 6)
+        if affect == "negative" or kind in ("safety", "serious") else frozenset(),
     )
 
 
@@ -267,10 +275,11 @@ def _calm(data: dict[str, Any]) -> CalmTone | None:
     short = raw.get("short", 0)
     if not isinstance(short, int) or short < 0:
         raise TableError("calm: short must be a whole number")
+    glue = frozenset(w for g in _strings(raw, "glue", "calm") for w in normalize_words(g))
     cheer = frozenset(tuple(stem(w) for w in normalize_words(c))
                       for c in _strings(raw, "cheer_cues", "calm"))
     return CalmTone(emotion, float(intensity), reason, raw.get("child_affect", "unclear"),
-                    about, plain, kinds, phrase_weak, short, cheer)
+                    about, plain, kinds, phrase_weak, short, glue, cheer)
 
 
 def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:

@@ -22,32 +22,29 @@ from buddy_personality.cognition.vocabulary import POSITIVE_MOODS
 # DESIGN erratum 15: what answers something hard with cheer or curiosity.
 CHEER_MOODS: frozenset[str] = frozenset(POSITIVE_MOODS | {"curious", "surprised"})
 
-# Irregular forms a 4-6 year old says, or a recogniser writes, and their family.
+# Irregular forms a 4-6 year old says, or a recogniser writes, and their family; only
+# verbs of events (breaking, losing, stinging): "went away" is not "go away", "got" is
+# not "get", so the common verbs keep their forms.
 _IRREGULAR: dict[str, str] = {
-    "ran": "run", "runned": "run",
-    "broke": "break", "broken": "break", "breaked": "break", "stung": "sting",
-    "stinged": "sting", "bit": "bite", "bitten": "bite", "bited": "bite",
-    "took": "take", "taken": "take", "taked": "take", "threw": "throw", "thrown": "throw",
-    "throwed": "throw", "lost": "lose", "losed": "lose", "died": "die", "dies": "die",
-    "dying": "die", "tore": "tear", "torn": "tear", "stole": "steal", "stolen": "steal",
-    "stealed": "steal", "hid": "hide", "hidden": "hide", "forgot": "forget",
-    "forgotten": "forget", "forgetted": "forget", "left": "leave", "leaved": "leave",
-    "sank": "sink", "sunk": "sink", "drew": "draw", "drawed": "draw", "drawn": "draw",
-    "ate": "eat", "eaten": "eat", "eated": "eat", "gave": "give", "gived": "give",
-    "saw": "see", "seen": "see", "seed": "see", "went": "go", "gone": "go", "goed": "go",
-    "made": "make", "maked": "make", "built": "build", "builded": "build",
+    "ran": "run", "runned": "run", "broke": "break", "broken": "break", "breaked": "break",
+    "stung": "sting", "stinged": "sting", "bit": "bite", "bitten": "bite", "bited": "bite",
+    "threw": "throw", "thrown": "throw", "throwed": "throw", "lost": "lose", "losed": "lose",
+    "died": "die", "dies": "die", "dying": "die", "tore": "tear", "torn": "tear",
+    "stole": "steal", "stolen": "steal", "stealed": "steal", "hid": "hide", "hidden": "hide",
+    "forgot": "forget", "forgotten": "forget", "forgetted": "forget", "sank": "sink",
+    "sunk": "sink", "drew": "draw", "drawed": "draw", "drawn": "draw", "builded": "build",
     "caught": "catch", "catched": "catch", "fought": "fight", "fighted": "fight",
     "hurted": "hurt", "hitted": "hit", "cutted": "cut", "shutted": "shut",
     "swam": "swim", "swimmed": "swim", "sang": "sing", "sung": "sing", "singed": "sing",
-    "woke": "wake", "waked": "wake", "cried": "cry", "cries": "cry", "crying": "cry",
-    "flied": "flew", "flown": "flew", "flies": "flies", "flying": "flying",
-    "got": "get", "gotten": "get", "getted": "get", "felt": "feel", "feeled": "feel",
-    "slept": "sleep", "sleeped": "sleep", "sicked": "sick", "sicking": "sick",
+    "cried": "cry", "cries": "cry", "crying": "cry", "flied": "flew", "flown": "flew",
+    "flies": "flies", "flying": "flying", "sicked": "sick", "sicking": "sick",
     "poorly": "poorly", "was": "was", "has": "has", "is": "is", "this": "this",
     "his": "his", "its": "its", "us": "us", "yes": "yes", "bus": "bus", "gas": "gas",
     "dress": "dress", "glasses": "glass", "always": "always", "sometimes": "sometimes",
-    "chickenpox": "chickenpox", "wanted": "wanted", "skipped": "skipped",
-    "learned": "learned", "learnt": "learned", "christmas": "christmas", "cheese": "cheese",
+    "chickenpox": "chickenpox", "christmas": "christmas", "cheese": "cheese",
+    # Past forms whose phrases mean something else than the present's: kept apart.
+    "wanted": "wanted", "skipped": "skipped", "learned": "learned", "learnt": "learned",
+    "called": "called", "names": "names", "made": "made", "maked": "made",
 }
 _DOUBLE_OK = frozenset("lsz")     # "spill", "kiss", "buzz" keep their double letter
 _VOWELS = frozenset("aeiouy")
@@ -77,7 +74,7 @@ def stem(word: str) -> str:
         return w[:-2]
     if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
         w = w[:-1]
-    return w.rstrip("e") if len(w) > 3 and w.endswith("e") else w
+    return w.rstrip("e") if len(w) > 4 and w.endswith("e") else w
 
 
 def stems(words: list[str]) -> list[str]:

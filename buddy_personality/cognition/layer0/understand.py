@@ -76,7 +76,8 @@ def _ngrams(words: list[str], longest: int = 6) -> set[tuple[str, ...]]:
 
 
 def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
-                grams: set[tuple[str, ...]] | None = None) -> bool:
+                grams: set[tuple[str, ...]] | None = None,
+                family_grams: set[tuple[str, ...]] | None = None) -> bool:
     """`forms` holds the line's words, their singulars and their families (tone.stem):
     a row's word is heard in a child's inflections and spellings ("drawed" -> "draw",
     "stinged" -> "sting"); the row's own words are matched as written, so "colouring"
@@ -94,6 +95,8 @@ def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
         if loose and row.with_words & forms:
             return True
     elif row.words & forms:
+        return True
+    if family_grams is not None and not row.phrase_stems.isdisjoint(family_grams):
         return True
     return any((p in grams) if len(p) <= 6 else _contains(words, p) for p in row.phrases)
 
@@ -134,9 +137,16 @@ def negative_cue_row(cues: HardCues, words: list[str],
 def _strong(row: IntentRow, table: Table, words: list[str], grams: set[tuple[str, ...]],
             text: str) -> bool:
     """A match that may be answered with cheer (tone.py): a phrase or a frame of the row,
-    a short line, a kind the weak rule does not cover, or a cheer cue in the line."""
+    a short line of the topic and glue words, a kind the weak rule does not cover, or a
+    cheer cue in the line."""
     calm = table.calm
-    if calm is None or row.kind not in calm.weak_kinds or len(words) <= calm.short:
+    if calm is None or row.kind not in calm.weak_kinds:
+        return True
+    if len(words) <= calm.short and all(
+            w in calm.glue or w in row.words or any(v in row.words for v in _variants(w))
+            for w in words):
+        # "dinosaurs!", "i like cats", "i ate a pancake": every word is the topic or glue;
+        # "the park was closed" says more than the topic, and that more may be hard.
         return True
     if row.kind not in calm.phrase_weak_kinds and (
             any(p in grams for p in row.phrases) or any(p in grams for p in row.frames)):
@@ -152,7 +162,8 @@ def understand(text: str, table: Table) -> Understanding:
     forms = {v for w in words for v in _variants(w)} | set(stems(words))
     matching = [r for r in rows if r.kind != "fallback" or r.question]
     grams = _ngrams(words)
-    hits = sorted((r for r in matching if row_matches(r, text, words, forms, grams)),
+    family = grams_of(stems(words))
+    hits = sorted((r for r in matching if row_matches(r, text, words, forms, grams, family)),
                   key=lambda r: (-r.priority, r.order))
     fallback = next(r for r in rows if r.kind == "fallback" and not r.question)
     best = hits[0] if hits else fallback
