@@ -132,3 +132,16 @@ def test_an_intent_after_its_session_ended_is_not_held() -> None:
     out = engine.on_ai_emotion(T0 + 7.0, "happy", 0.6, 0.8, g.SOURCE_RULES, "", "", 0)
     assert out.intents_applied == (("", 0),)
     assert engine.stats.early_intents == {}
+
+
+def test_a_new_session_over_a_running_one_applies_its_early_intents_after_taking_over() -> None:
+    """A restarted bridge's new session (issue 31 item 2: it takes the running one over):
+    its first intent, taken before its STARTED, is held, not applied to the old session,
+    and applied once the new session runs."""
+    engine = make_engine()
+    engine.on_conversation_started(T0, "A")
+    held = engine.on_ai_emotion(T0 + 1.0, *GREETING, "B", 1)
+    assert held.intents_applied == () and engine.turn_id == 0
+    out = engine.on_conversation_started(T0 + 1.01, "B", "wake_word")
+    assert out.intents_applied == (("B", 1),)
+    assert (engine.session_id, engine.turn_id, engine.stats.sessions_taken_over) == ("B", 1, 1)
