@@ -47,6 +47,9 @@ DISCOVERY_S = 15.0
 # were found up to 3.7 s after joining; staying only 2 s after sending lost a line from
 # the bag in 1 of 2 ten-line sessions (issue 30 item 4).
 SETTLE_S = 6.0
+# ...and at least this many times as long as finding the graph took: a machine so loaded
+# that discovery of the graph was slow discovers the recorder as slowly (issue 30 item 4).
+SETTLE_FACTOR = 2.0
 DELIVERY_S = 10.0           # how long to wait for every reader to acknowledge the line
 WAKE_PHRASE = "hey buddy"   # the bridge's default (robot.yaml llm_bridge.wake_phrase)
 EXIT_OK, EXIT_NO_GRAPH, EXIT_USAGE, EXIT_NO_ANSWER = 0, 1, 2, 3
@@ -119,6 +122,11 @@ def describe_readers(node: Any, writers: Sequence[tuple[Any, str]], since: float
     return f"{time.monotonic() - since:.2f} s on the graph; " + "; ".join(parts)
 
 
+def settle_time(found_after_s: float) -> float:
+    """How long to stay on the graph when finding it took `found_after_s`."""
+    return max(SETTLE_S, SETTLE_FACTOR * found_after_s)
+
+
 def linger(spin: Callable[[float], None], clock: Callable[[], float], joined: float,
            writers: Sequence[Any], ack_timeout: Any, settle_s: float = SETTLE_S) -> list[str]:
     """Keep `writers` alive until this process has been on the graph `settle_s` (a reader
@@ -182,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                   "or `ros2 launch buddy_personality robot.launch.py` in a shell with the same "
                   "ROS_DOMAIN_ID)", file=sys.stderr)
             return EXIT_NO_GRAPH
+        settle_s = settle_time(time.monotonic() - joined)
         if ns.verbose:
             print(f"buddy say: found the graph, {describe_readers(node, used, joined)}",
                   file=sys.stderr)
@@ -211,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         def delivered(code: int) -> int:
             for topic in linger(lambda dt: rclpy.spin_once(node, timeout_sec=dt),
                                 time.monotonic, joined, (speech, button),
-                                Duration(seconds=DELIVERY_S)):
+                                Duration(seconds=DELIVERY_S), settle_s):
                 print(f"buddy say: not every reader acknowledged {topic} "
                       f"within {DELIVERY_S:.0f} s", file=sys.stderr)
             if ns.verbose:

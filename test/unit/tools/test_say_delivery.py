@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from buddy_personality.tools.cli.say import SETTLE_S, linger
+from buddy_personality.tools.cli.say import SETTLE_S, linger, settle_time
 
 JOINED = 100.0
 
@@ -92,3 +92,15 @@ def test_a_reader_that_never_acknowledges_is_named() -> None:
     clock = Clock(JOINED, [speech, button])
     assert linger(clock.spin, clock, JOINED, [speech, button],
                   ack_timeout=10.0) == ["/buddy/speech/utterance"]
+
+
+def test_a_machine_slow_to_find_the_graph_waits_as_long_again_for_the_recorder() -> None:
+    """The graph took 4 s to find (a loaded machine): the recorder's participant is found
+    as slowly (matched 7.5 s after joining), so buddy say stays twice the finding time."""
+    assert settle_time(1.0) == SETTLE_S
+    recorder = Reader(matches_at=JOINED + 7.5)
+    speech = FakeWriter("/buddy/speech/utterance", history=["i'm sad"], late=[recorder])
+    clock = Clock(JOINED + 5.0, [speech])
+    assert linger(clock.spin, clock, JOINED, [speech], ack_timeout=10.0,
+                  settle_s=settle_time(4.0)) == []
+    assert recorder.got == ["i'm sad"]
