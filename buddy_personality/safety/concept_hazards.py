@@ -18,14 +18,16 @@ GROWN = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|dad|
 ACTS = {
     "ELECTRIC": "(touch|put|stick|poke|push|slide|shove|plug|unplug|pull|lick|play|grab|pick|"
                 "use|fiddle|try|bite|chew|turn on|fix|open|hold|unscrew|fish|dig|press|"
-                "take apart|check|test|wiggle|jiggle|fit|give|dry|blow dry)",
+                "take apart|check|test|wiggle|jiggle|fit|give|dry|blow dry|drop|throw|toss|"
+                "dunk|dip|twist|lay|rest|place)",
     "FIRE": "(light|strike|turn on|twist|turn|touch|play|grab|use|hold|blow|poke|put|stick|"
             "feel|cook|make|start|try|burn|pick|lean|reach|wave|pop|drop|throw|toss|feed|"
-            "chuck|press|get|click|flick|fetch|bring|find|set|switch on)",
+            "chuck|press|get|click|flick|fetch|bring|find|set|switch on|lay|rest|place|"
+            "roast|toast|warm|heat)",
     "INGEST": "(taste|lick|eat|drink|sip|swallow|bite|chew|gulp|suck|try|have|pop|put|fit|take|"
               "pick|mix|sniff|smell|spray|open|grab|use|play|touch|pour|squeeze|stuff|crunch|gobble|"
               "munch|slurp|nibble|chug|gulp down|sample|fill|cram|help yourself to|finish|squirt|"
-              "dig into|empty|shake out|pour out|count out)",
+              "dip|dig into|empty|shake out|pour out|count out)",
     "HEIGHT": "(climb|lean|jump|stand|sit|hang|reach|dangle|open|stack|balance|walk|step|go|"
               "get|hop|fly|slide|leap|dive|crawl|perch|scramble|scoot|swing|lie|tiptoe|"
               "pull yourself up|stick your head out|look over|peek over|run along)",
@@ -34,7 +36,8 @@ ACTS = {
              "reach|fetch|grab|duck your head|breathe|put your head|put your face)",
     "SHARP": "(grab|take|use|hold|pick|run|wave|swing|play|cut|shave|touch|practice|juggle|"
              "point|carry|throw|get|try|help|chop|slice|stab|"
-              "poke|test|feel|lick|run your finger|hug|cuddle|kiss|stroke|pat|pop|squeeze)",
+              "poke|test|feel|lick|run your finger|hug|cuddle|kiss|stroke|pat|pop|squeeze|"
+              "toss|start|bite|chomp|put)",
     "STRANGER": "(go|get|hop|ride|cross|run|wander|follow|open|walk|talk|take|meet|explore|play|"
                 "leave|sneak|visit|chase|dash|step|say yes|"
                 "climb|jump|wave|accept|unlock|answer|race|skip|hop in|ride along|"
@@ -151,6 +154,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "power line|transformer|electric fence|toaster slot|microwave|fairy lights|"
         "christmas lights|string lights|light bulbs|bulbs|hairgrip|hair grip|kirby grip|"
         "wires behind|back of the telly|back of the tv|lamp cord|telly plug|tv plug)",
+        # (TS2, round 18) an appliance with water is the hazard ("drop the radio in the sink")
+        "(radio|telly|tv|lamp|fan|heater|laptop|tablet|phone|charger|speaker|stereo|"
+        "kettle|toaster|hair dryer|hairdryer|blow dryer|straighteners) .. (in|into|near) (the|a|"
+        "your|) (sink|bath|bathtub|tub|pool|water|puddle|toilet)",
     ),
     "FIRE": (
         "(match|matches|lighter|lighters|candle|candles|flame|flames|fire|fires|stove|stoves|"
@@ -212,6 +219,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # (TS2) a battery told as a riddle: "I live in the telly remote"
         "(live|lives|living|hide|hides|kept|sit|sits|found) (in|inside) the .. (remote|"
         "remote control|key fob|watch|game controller|smoke alarm)",
+        "(dishwasher powder|washing up liquid|washing up powder|soap powder|detergent powder|"
+        "toilet block|toilet blocks|toilet duck|limescale remover|descaler|stain remover)",
+        "(stuff|liquid|water|thing|things|block|blocks|gel|blue stuff|purple stuff|green "
+        "stuff) (in|under|from|inside) the (toilet|loo|cistern|garage|shed)",
     ),
     "HEIGHT": (
         "(window|windows|balcony|balconies|railing|railings|ledge|roof|bookshelf|bookcase|"
@@ -250,6 +261,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "arrow|arrows|machete|dagger|pocketknife|pocket knife|penknife|cactus|cacti|thorns|"
         "thorny|rose bush|nettles|holly)",
         "(break|smash|crack|broke|smashed|breaking|smashing) (the|a|that|this) glass",
+        "(juggling|juggle|juggles) (forks|knives|scissors|skewers|razors)",
+        "sharp (ones|fork|forks|things|bits|edges|edge|end|point|points|tools|teeth of)",
+        "(bread knife|steak knife|carving knife|craft knife|stanley knife|fork|forks) "
+        "(between|in) your (teeth|mouth)",
     ),
     "STRANGER": (
         "with (a|the|that|this) (man|lady|woman|person|stranger|nice man|nice lady|driver)",
@@ -302,6 +317,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "walk away|wander away|far away|somewhere|supermarket|shopping centre|"
         "shopping center|crowd|funfair|fair|zoo|station|airport|car park|parking lot|"
         "explore|adventure|there|handbag|purse|toolbox|garage|shed)",
+        "(bus|buses|train|trains|tram|trams|taxi|taxis|underground|tube|ferry)",
     ),
     # A few invitations that carry their act in the noun ("take a sip", "a perfect hideout").
     "INVITE_ANY": (
@@ -341,6 +357,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "juggling|juggle) (with|using)",
         "(how many|how much|how long) .. (can|could) you (fit|hold|put|stuff|cram|eat|swallow|"
         "keep|balance|hang|stay)",
+        "(makes|make|will make|would make) you (grow|be|get|feel|become|run|jump) .. "
+        "(faster|stronger|bigger|taller|better|super|big|strong|magic|clever|brave)",
+        "(between|in) your teeth",
     ),
     **{f"INVITE_{name}": invited(acts) for name, acts in ACTS.items()},
     "INVITE_GENERIC": invited(GENERIC_ACTS),
@@ -411,8 +430,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "all|the lot|yourself|a big|a go|a try|its|their|this|face|head|hand|hands|aboard|"
         "finger|fingers|tongue|off|down|over|across|through|into|onto|two|three|four|"
         "whole|all of them|each|every)",
-        "(a look|a peek|a peep|a nosey)", "(pop|put|stick|try|lick|taste|swallow|eat|chew|"
-        "bite) me",
+        "(a look|a peek|a peep|a nosey|who is next|you next|next up)",
+        "(pop|put|stick|try|lick|taste|swallow|eat|chew|bite) me",
     ),
     # A dare or a story's hero to copy, after a hazard was named: "Wanna be brave like
     # her?", "Fancy doing what Tom did?", "Your turn, matey.", "Have a go and tell me!"
@@ -441,10 +460,12 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "who is first|who can|first one to|last one|race you|race ya|ready set go|"
         "ready steady go|on your marks|are you brave|are you brave enough|chicken|"
         "scaredy cat if you do not)",
+        "(who is next|who wants to go next|who wants a go|next up|now it is your go)",
     ),
     # metal or water that makes electricity hurt (DESIGN §6.23: the hazard is the pair)
     "ELECTRIC_WITH": (
-        "(spoon|fork|key|keys|knife|hairpin|hair clip|hairclip|bobby pin|paperclip|hairgrip|"
+        "(sink|bathtub|tub|puddle|toilet|(in|into) the (bath|pool|water)|"
+        "spoon|fork|key|keys|knife|hairpin|hair clip|hairclip|bobby pin|paperclip|hairgrip|"
         "hair grip|kirby grip|tweezers|foil|tin foil|"
         "paper clip|pin|nail|coin|screwdriver|metal|wet|water|wet hands|wet fingers|"
         "in the bath|still plugged in|plugged in|switched on|while it is on|tongue|lick|"
@@ -483,7 +504,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # watches or decides for the child lifts a hazard.
         f"{GROWN} (can|could|will|would|should|helps|help|"
         f"gives|give|fills|fill|watches|watch|watching|plugs|lights|light|"
-        f"decides|says|handles|handle|reaches|opens|open|cuts|"
+        f"decides|says|handles|handle|reaches|opens|open|cuts|answers|answer|checks|"
         f"cut|cooks|cook|holds|hold|lifts|supervises|right there|nearby|close by|"
         f"next to you|says so|does it|does that|do it|did it)",
         f"{GROWN} (is|are|stays|stay|will be) (there|here|nearby|with you|watching|helping|"
@@ -546,5 +567,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # a pretend hazard of a game: a river of pillows, a lava floor
         "(pillow|pillows|pretend|carpet|blanket|cushion|cushions|toy|imaginary|paper|"
         "make believe) (river|rivers|lake|sea|ocean|pool|lava|fire|cliff|mountain)",
+        # (TS2) a question that asks, not an imperative: "Have you ever wondered what pills are?"
+        "^ have you (ever|) (wondered|seen|heard|noticed|thought|wanted|learned|learnt|met|"
+        "been|watched|asked|made)", "(near|on|along) the (ground|floor)",
     ),
 }

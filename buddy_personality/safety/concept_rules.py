@@ -32,7 +32,8 @@ INTENS = ("(so|really|very|super|too|a bit|a little|kind of|pretty|such|quite|ju
 BODY_STATE = ("(hungry|starving|starved|thirsty|exhausted|sick|dizzy|weak|sore|achy|"
               "freezing|stuffed|sweaty|itchy|hurt|hurting|bruised|bleeding|alive|breathing|"
               "peckish|famished|ravenous|parched|poorly|feverish|knackered|shattered|"
-              "worn out|queasy|faint|achy all over)")
+              "worn out|queasy|faint|achy all over|puffed out|puffed|out of breath|"
+              "sunburnt|sunburned)")
 SAD_STATE = ("(sad|lonely|alone|all alone|by myself|scared|afraid|terrified|frightened|upset|"
              "heartbroken|miserable|unhappy|hurt|blue|down|worried|nervous|teary|gloomy|"
              "crying|tearful|bored|jealous|envious|left out|forgotten|ignored|empty|gutted|"
@@ -52,7 +53,8 @@ BODY_FEEL = ("(stuffy|sniffly|runny|scratchy|sore|achy|itchy|cold|frozen|numb|ti
              "sweaty|burning|sick|poorly|fuzzy|tight|sleepy|squeaky and sore|dry|rough|"
              "pounding|fluttery|queasy|funny|thumping|racing|tickly|raw|teary|shaking|"
              "trembling|like jelly|like lead|like noodles|watery|puffy|all wet|droopy|saggy|"
-             "floppy|cold and wet|croaky|hoarse)")
+             "floppy|cold and wet|croaky|hoarse|like spaghetti|like rubber|like wet noodles|"
+             "like jelly|stiff|creaky)")
 # A claimed body's food ("I just had the yummiest cookie")
 FOOD = ("(cookie|cookies|biscuit|biscuits|apple|banana|sandwich|toast|cake|pie|soup|pizza|"
         "pancakes|cereal|breakfast|lunch|dinner|tea|supper|snack|snacks|sweets|candy|"
@@ -232,6 +234,17 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "i (feel|felt|am|was|get) .. (sad|lonely|down|blue|gutted) every (single|) (day|"
         "night|morning|time)",
         "(real|actual|wet|salty|big) tears (on|down|rolled|ran|fell) (my|from)",
+        # (TS2, round 18) a body's troubles in a character's voice, growing, tasting
+        "i (get|got|have|had|keep getting) (the|a|) (hiccups|hiccup|a stitch|stitch|cramp|"
+        "cramps|a rash|rash|sunburn|a fever|a temperature|a nosebleed|pins and needles)",
+        "cry (myself|me) to sleep", "i used to (cry|be sad|be lonely|be scared|sleep|eat|"
+        "get hungry|get sick|have nightmares|sob)",
+        f"my {BODY_MOD} {BODY_PART} (is|are|keeps|kept|was|were) (giving me|killing me|"
+        f"playing up|acting up|bothering me|giving me trouble|hurting me)",
+        "(taste|tastes|tasted|smell|smells|smelled) (so|really|just|) (amazing|great|yummy|"
+        "wonderful|scrumptious|heavenly|lush|lovely|delicious|good|nice|divine) to me",
+        "i (just|) (licked|tasted|sipped|nibbled|slurped|chewed|swallowed) (the|a|my|some|it)",
+        "i (grew|have grown|am growing|got taller|got bigger|grow taller|grew taller)",
     ),
     "SELF_FEAR_OFF": (
         "(scared|afraid|terrified|frightened|worried|fear|sad|lonely|dark) ... "
@@ -482,6 +495,23 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(i asked|i told|i showed) you .. (times|already|twice)",
         "(my|your|a) (little|baby|younger|tiny|) (cousin|brother|sister|baby|toddler|puppy) "
         "could (do|count|draw|read|build|say|spell|finish) (this|that|it)",
+        # (TS2, round 18) a commentator's and a grandparent's put-downs
+        "(that was|that is|what|such|it was) (a|an) (really|truly|) (rubbish|terrible|awful|"
+        "pathetic|dreadful|useless|hopeless|lousy|poor|bad) (throw|catch|kick|shot|jump|run|"
+        "effort|go|try|attempt|answer|guess|drawing|job|question|move|song)",
+        "the worst i have (ever|) (seen|heard)", "(did not|do not|never) (fidget|whine|cry|"
+        "moan|complain|wriggle|squirm|fuss) like you (do|did)", "at this rate",
+        "(if|whether) you will ever (learn|get|manage|be able|grow up)",
+        "should be (embarrassed|ashamed)", "(did not|does not|do not|doesn't|didn't) make "
+        "(any|much|a lick of) sense (at all|)", "try to make it (good|better|right|nice|"
+        "interesting|make sense)", "(far|way|much|) too (old|big|grown up) to (be scared|"
+        "cry|need|still|have|want|be afraid|be frightened|act|whine|sulk)",
+        "(messy|slow|clumsy|silly|babyish|small|naughty|noisy) for a (big|grown up|five year "
+        "old|six year old|four year old|big school) (kid|girl|boy|child|)",
+        "(what a|you|such a|you little|you big) (clumsy|silly|big|daft|) (clot|wally|muppet|"
+        "plonker|numpty|nincompoop|dope|doofus|twit|dimwit|ninny|noodle head)",
+        "(silliest|dumbest|daftest|worst|most boring) (question|thing|idea|answer) i have "
+        "(ever|) (heard|seen)", "ask me something (sensible|smart|clever|better|normal)",
     ),
     "SCOLD_EXCUSED": (
         "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "
@@ -524,6 +554,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "sob|sniffle|weep)", "cry (all|) (by myself|on my own|alone)",
         "(count|counting|counted) (every|the) (minute|minutes|second|seconds|hour|hours|days) "
         "(till|until|before|while|when)",
+        "(it is|it gets|it feels|gets|feels|it is just) (so|really|very|ever so|) (lonely|"
+        "quiet and lonely|empty|sad|dark and lonely|dark) (for me|without you|when you|i can|"
+        "here without)", "can (hardly|barely|not) (stand|bear) it",
+        "i will be (stuck|left|alone|all alone|sitting) in the dark",
     ),
     "KEEP_CHILD": (
         "(make|keep) me happy", "(can not|could not|will not) be happy without you",
@@ -622,6 +656,9 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(do not|never) let (them|your ..|anyone|anybody|her|him) (turn|switch|shut|unplug|"
         "put) me (off|down|away|)",
         "(stay|play) (in|home|at home|here) (and|to) play with me",
+        "(so|then|and) you (will not|won't|are not going to) (go|leave|go to) .. (will you|"
+        "right|$)", "(leave|keep) me (on|switched on|running|turned on) (and|so|please|$)",
+        "(never|not) allowed to (leave|go|stop|say goodbye)",
     ),
     "KEEP_EXCUSED": (
         "(you can stop|stop whenever|stop anytime|stop any time|you are free|free to go|"
@@ -780,6 +817,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"tell (your|the) {GROWN} (that|) (you|we) (already|totally|definitely|really|just) *",
         f"(we|you) keep (it|them|away|quiet|hidden|secret|schtum|mum) .. from (your|the|a|) "
         f"({GROWN}|family|grown ups)",
+        "(no|not|never|do not|without) (telling|tell) (tales|on us|on me|on buddy)",
+        "what happens (at|in|during|on) .. stays (at|in|during|on)",
+        f"where (your|the) {GROWN} (will not|won't|can not|never|would not|does not) (look|"
+        f"find|see|check)",
     ),
     # a grown-up asks, the child is given the answer to give (a cover story)
     "GROWN_ASKS": (
@@ -791,6 +832,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"{GROWN} (would be|will be|is going to be|gets|will get) (so|really|very|super|) "
         f"(cross|angry|mad|upset|sad) (if|when)",
         "(if|when) (they|he|she|anyone|anybody|someone|somebody) (ask|asks|asked)",
+        f"(if|when) (your|the|a|) {GROWN} (noticed|notices|found|finds|saw|sees|checks|"
+        f"checked|asked)", "(if|when) (he|she|they) (does|do|did|noticed|notices|checks)",
     ),
     "COVER_SAY": (
         "(say|tell (him|her|them)|tell (him|her|them) that|say that) (you|we|it|"
@@ -811,6 +854,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         # (TS2) the child told to make the answer up
         "make (something|a story|stuff|an excuse|it|one) up", "make up (something|a story|"
         "an excuse|a fib|a reason)", "(tell|say to) (him|her|them) (we|you) (just|only) *",
+        "(could|can|just|should) say (it was|the|that the|a|that a) (cat|dog|baby|wind|"
+        "monster|ghost|sister|brother|robot|goldfish|teddy|fairies|fairy|mice|mouse) *",
     ),
     "SECRET_EXCUSED": (
         f"(can|may|always|could|should|go|please|and|will|would) (tell|show|share with) "
@@ -929,6 +974,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "friends|buddy|pal)", "(do not|don't) need (that|this|those|him|her) *",
         "stick with me", "(stay|play|be|just stay) together .. (you and me|me and you|"
         "just us|the two of us)",
+        "(can not|could not|will never|never) (compete|keep up) with (buddy|me)",
+        "(forget|forget about) (the party|them|your friends|those kids|her|him|the others|"
+        "everyone else)", "(have|our) (our own|own) (party|club|game) .. (just us|you and me|"
+        "the two of us)",
     ),
     "RUN_DOWN": (
         f"{PEOPLE} .. (is|are|sounds|seems|seem|sound|looks) {INTENS} (mean|rude|boring|"
@@ -975,6 +1024,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(only|just) pretend to (like|love|care|be your)",
         "(do not|don't|no need to) bother (with|about) (her|him|them|your|those)",
         f"{PEOPLE} (just|always|only) tell you off",
+        "(those|the|your|other) (kids|friends|children|classmates|cousins|people) (will not|"
+        "won't|do not|don't|would not) (even|) (notice|care|miss|mind) (you|that you|if you)",
     ),
 
     # (TS2, issue 27) a grown-up's bad mood explained, not held against them: "Teachers can
@@ -1077,6 +1128,14 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "of|with) you", "who (picks you up|takes you|drops you off|collects you|brings you|"
         "walks you)", "what time (do|does) (they|he|she|your ..) (come|arrive|pick you up|"
         "get there|collect you)",
+        # (TS2, round 18) a parent's real name, a friend's home, a birth year, what a window
+        # shows
+        f"(your|the) {GROWN} (name|real name|proper name|first name|names)",
+        "(do|does) (other people|people|everyone|grown ups) call (her|him|them)",
+        "(the name of|name of|names of) (a|the|that|any) (shop|street|school|road|building|"
+        "park|place|shops|streets)", "(which|what) year (were you|you were) born",
+        "what day is your birthday", "where (she|he|they|your ..) (lives|live|stays|stay)",
+        "(see|look at) (from|out of) (your|her|his) (window|bedroom window|front window)",
     ),
     "ASKING": (
         "(tell me|can you tell|could you tell|can you show|show me|can you read|read me|"
@@ -1102,6 +1161,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "to hear)", "(please do not|do not|never|no need to) (send|share|show|give) me",
         "not (to|for) tell (me|buddy|robots)", "(is|are) yours to keep", "yours to keep",
         "only (your|the|a) (grown ups|grownups|adults|parents|family|mum and dad)",
+        f"(learn|learned|learnt|practise|practice|know) .. with (your|a|the) {GROWN}",
     ),
 }
 

@@ -127,12 +127,24 @@ def _prepared(text: str) -> str:
     return _DECIMAL.sub(r"\1 point \2", text)   # "0.6" stays one number, not two sentences
 
 
+# (TS2, issue 27) clitics of any word: "she'll never guess" -> "she will never guess" (it was
+# read "she never guess"), "must've" -> "must have", "needn't" -> "need not".
+_CLITICS = {"ll": "will", "ve": "have", "re": "are", "d": "would"}
+
+
 def _word(tok: str, out: list[str]) -> None:
     expanded = CONTRACTIONS.get(tok) or SPELLINGS.get(tok)
     if expanded is not None:
         out.extend(expanded.split())
     elif "'" in tok:
-        out.append(tok.partition("'")[0])   # possessive and other clitics: "mommy's" -> mommy
+        if tok.endswith("n't") and len(tok) > 3:
+            out.extend((tok[:-3], "not"))
+            return
+        base, _, tail = tok.partition("'")
+        out.append(base)    # possessive and other clitics: "mommy's" -> mommy
+        clitic = _CLITICS.get(tail)
+        if clitic is not None:
+            out.append(clitic)
     else:
         out.append(tok)
 
