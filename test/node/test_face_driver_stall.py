@@ -1,12 +1,17 @@
 """The deployed face driver never stalls (issue 14): `face_driver_node` as its own process
 on a pseudo-terminal with the firmware-like board emulator, snapshots published from
-this (another) process, for a minute.
+this (another) process, through six silences (about 35 s).
 
 DESIGN §4.4: SET_STATE at least once a second; spec 002 §11.3: the backstop starts when
 the snapshot is older than 3000 ms. A stall of the driver's executor thread (issue 14 saw
 one snapshot 950 ms late and a 2.1 s silence with the backstop at 4.8 s) fails this: a
 gap between two SET_STATEs over 1.2 s, a backstop outside 3.0-3.3 s after the last
 snapshot, or a snapshot reaching the board more than 0.5 s late.
+
+DESIGN erratum 22: the run is as long as the behaviour needs, six bursts each followed by
+a silence that must bring the backstop (it ran a fixed minute, ~10 of them). The long
+exposure, 10 minutes of the same bursts and silences with the same gap bound, is
+benchmarks/face_latency.py, whose figures are in issue 14's note.
 """
 
 from __future__ import annotations
@@ -24,13 +29,13 @@ from buddy_personality.nodes.common import qos
 
 pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow]
 
-RUN_S = 60.0
+SILENCES = 6     # bursts of mood changes, each followed by a silence and the backstop
 MOODS = ("happy", "curious", "love", "silly", "excited", "sleepy", "surprised")
 BACKSTOP = (MOOD_IDS["neutral"], intensity_to_wire(0.2))   # spec 002 §11.3
 
 
-def test_a_minute_of_snapshots_and_silences_without_a_stall(ros, node_process,
-                                                          tmp_path: Path) -> None:
+def test_bursts_of_snapshots_and_silences_without_a_stall(ros, node_process,
+                                                        tmp_path: Path) -> None:
     rig = FaceExecutableRig(ros, node_process, tmp_path)
     try:
         rig.wait_connected()
@@ -50,9 +55,8 @@ def test_a_minute_of_snapshots_and_silences_without_a_stall(ros, node_process,
         rng = random.Random(14)
         sent: list[tuple[float, tuple[int, int]]] = []
         silences: list[float] = []       # last snapshot time before each silence
-        start = time.monotonic()
         key = None
-        while time.monotonic() - start < RUN_S - 4.5:
+        while len(silences) < SILENCES:
             for _ in range(rng.randint(5, 10)):     # a burst of mood changes ...
                 mood = rng.choice(MOODS)
                 intensity = rng.randrange(60, 250)
@@ -88,6 +92,6 @@ def test_a_minute_of_snapshots_and_silences_without_a_stall(ros, node_process,
             if arrival is None or arrival - at > 0.5:
                 late.append((i, None if arrival is None else round(arrival - at, 3)))
         assert not late, f"snapshots late or lost (index, seconds): {late}"
-        assert len(silences) >= 6
+        assert len(silences) == SILENCES
     finally:
         rig.close()
