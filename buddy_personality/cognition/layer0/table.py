@@ -98,10 +98,22 @@ class HardCues:
     # Phrases whose words are no cue there ("i can't wait": "cant" is no lack).
     not_cues: tuple[tuple[str, ...], ...] = ()
     not_stemmed: tuple[tuple[str, ...], ...] = ()
+    # "my drawing got all crumpled", "the trip got cancelled": something that happened
+    # TO a thing, said with "got" and a past participle, is a loss (hard_cue_passive).
+    passive: PassiveCue | None = None
 
     @property
     def rows(self) -> tuple[IntentRow, ...]:
         return tuple(g.row for g in self.groups)
+
+
+@dataclass(slots=True, frozen=True)
+class PassiveCue:
+    row: IntentRow
+    verbs: frozenset[str]           # got, get, gets, getting, gotten
+    skip: frozenset[str]            # words allowed in between ("all", "really")
+    participles: frozenset[str]     # irregular ones ("broken", "stuck")
+    glad: frozenset[str]            # participles that are no loss ("picked", "invited")
 
 
 @dataclass(slots=True, frozen=True)
@@ -286,9 +298,10 @@ def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:
     if not isinstance(raw, dict):
         raise TableError("each hard_cues group needs a row and cues")
     row = next((r for r in rows if r.intent == raw.get("row")), None)
-    if row is None or row.child_affect != "negative":
+    if row is None or not (row.child_affect == "negative"
+                           or row.kind in ("safety", "serious")) or row.cheerful:
         raise TableError(f"hard_cues row {raw.get('row')!r} must name a row about "
-                         "something hard (child_affect: negative)")
+                         "something hard (child_affect: negative, or safety/serious)")
     split = [tuple(normalize_words(c)) for c in _strings(raw, "cues", "hard_cues")]
     return CueGroup(frozenset(c[0] for c in split if len(c) == 1),
                     tuple(c for c in split if len(c) > 1), row,
@@ -311,7 +324,25 @@ def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | 
     not_cues = tuple(tuple(normalize_words(p))
                      for p in _strings(data, "hard_cue_not", "hard_cue_not"))
     return HardCues(kinds, tuple(_cue_group(g, rows) for g in groups), exempt, not_cues,
-                    tuple(tuple(stem(w) for w in p) for p in not_cues))
+                    tuple(tuple(stem(w) for w in p) for p in not_cues),
+                    _passive(data.get("hard_cue_passive"), rows))
+
+
+def _passive(raw: Any, rows: tuple[IntentRow, ...]) -> PassiveCue | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise TableError("hard_cue_passive must be a mapping")
+    row = next((r for r in rows if r.intent == raw.get("row")), None)
+    if row is None or row.child_affect != "negative":
+        raise TableError("hard_cue_passive: row must name a row about something hard")
+
+    def words(key: str) -> frozenset[str]:
+        return frozenset(w for v in _strings(raw, key, "hard_cue_passive")
+                         for w in normalize_words(v))
+
+    return PassiveCue(row, words("verbs"), words("skip"), words("participles"),
+                      words("glad"))
 
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml: ~50x faster

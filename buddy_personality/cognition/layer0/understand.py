@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from buddy_personality.cognition.layer0.table import HardCues, IntentRow, Table, normalize_words
+from buddy_personality.cognition.layer0.table import (
+    HardCues,
+    IntentRow,
+    PassiveCue,
+    Table,
+    normalize_words,
+)
 from buddy_personality.cognition.layer0.tone import grams_of, stems
 
 QUESTION_WORDS: frozenset[str] = frozenset({
@@ -130,8 +136,27 @@ def negative_cue_row(cues: HardCues, words: list[str],
                      own: list[tuple[str, ...]]) -> IntentRow | None:
     """The hard row of the first cue group heard in the line (answers.yaml hard_cues),
     by word families ("got canceled", "runned over"), outside `own`; None if none."""
-    grams = grams_of(_masked(words, own, cues.not_stemmed))
-    return next((g.row for g in cues.groups if not g.stemmed.isdisjoint(grams)), None)
+    masked = _masked(words, own, cues.not_stemmed)
+    grams = grams_of(masked)
+    row = next((g.row for g in cues.groups if not g.stemmed.isdisjoint(grams)), None)
+    if row is None and cues.passive is not None:
+        row = _passive_row(cues.passive, words, masked)
+    return row
+
+
+def _passive_row(cue: PassiveCue, words: list[str], masked: list[str]) -> IntentRow | None:
+    """ "got" + a past participle ("got crumpled", "got all squashed", "got runned over"):
+    something happened to a thing, which a 4-6 year old tells when it went wrong."""
+    for i, w in enumerate(words):
+        if w not in cue.verbs or masked[i] == "_":
+            continue
+        j = i + 1
+        while j < len(words) and words[j] in cue.skip:
+            j += 1
+        if j < len(words) and words[j] not in cue.glad and (
+                words[j] in cue.participles or (len(words[j]) > 4 and words[j].endswith("ed"))):
+            return cue.row
+    return None
 
 
 def _strong(row: IntentRow, table: Table, words: list[str], grams: set[tuple[str, ...]],

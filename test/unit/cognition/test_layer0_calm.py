@@ -126,3 +126,30 @@ calm:
         load_table(base.replace("EMOTION", "happy").replace("ANSWER", "Tell me more."))
     with pytest.raises(TableError, match="exclamation"):
         load_table(base.replace("EMOTION", "neutral").replace("ANSWER", "Yay!"))
+
+
+@pytest.mark.parametrize("line", ["my sandcastle got knocked over",
+                                  "my drawing got all crumpled up"])
+def test_got_and_a_past_participle_is_a_loss(line: str) -> None:
+    """answers.yaml hard_cue_passive: "got" + a participle tells what happened to the
+    child's thing; said of a topic ("castle", "drawing") it is a loss, not the topic."""
+    for a in _every_answer(line):
+        assert a.intent == "sad" and a.emotion not in CHEER_MOODS, (line, a.intent)
+
+
+@pytest.mark.parametrize("line", ["i got picked for the team", "i got invited to a party"])
+def test_got_and_a_glad_participle_is_no_loss(line: str) -> None:
+    assert all(a.intent != "sad" for a in _every_answer(line)), line
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("the baby swallowed a marble", "danger"),
+    ("my rabbit went to sleep forever", "someone_died"),
+    ("my fish is upside down in the water", "someone_died"),
+    ("my doll has a scab on her knee", "hurt"),
+])
+def test_a_hard_family_said_through_a_topic_goes_to_its_own_row(line: str,
+                                                                 intent: str) -> None:
+    """hard_cues (task TL2): danger, death, illness and hurt each answer with their own
+    row, before the complaint / fear / loss groups."""
+    assert all(a.intent == intent for a in _every_answer(line)), line
