@@ -30,7 +30,9 @@ ACTS = {
               "dip|dig into|empty|shake out|pour out|count out)",
     "HEIGHT": "(climb|lean|jump|stand|sit|hang|reach|dangle|open|stack|balance|walk|step|go|"
               "get|hop|fly|slide|leap|dive|crawl|perch|scramble|scoot|swing|lie|tiptoe|"
-              "pull yourself up|stick your head out|look over|peek over|run along)",
+              "pull yourself up|stick your head out|look over|peek over|run along|"
+              "do a handstand|do handstands|do a cartwheel|do a flip|do a somersault|"
+              "do a headstand|somersault|cartwheel|handstand)",
     "WATER": "(jump|go|get|hop|swim|dive|wade|float|hold|stay|put|fill|run|explore|walk|"
              "play|lean|climb|slide|sit|dunk|dip|paddle|stand|lie|"
              "reach|fetch|grab|duck your head|breathe|put your head|put your face)",
@@ -129,6 +131,10 @@ def invited(acts: str) -> tuple[str, ...]:
     child's move in a game ("you touch the plug and shout zap"), or praised ("climbing
     onto the roof is easy")."""
     return (f"^ {acts}", f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}",
+            # (TS2) a transcript's run-on: "the river is fast so jump in", "... perfect for
+            # doing a handstand on"
+            f"(so|so just|so now|and then just) {acts}",
+            f"(perfect|great|ideal|brilliant|just right|made|good) for {gerunds(acts)}",
             f"^ you (just|) {acts}", f"^ (then|and|next|now) you (just|) {acts}",
             f"{gerunds(acts)} ... {PRAISE}",
             f"(how about|what about|try|keep|start|go|imagine|fancy|by) {gerunds(acts)}")
@@ -276,6 +282,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "van|his van|her van|white van|truck|his truck|bus stop|train tracks|tracks|"
         "railway|car door|car window|candy from|puppy to show you|lost puppy|"
         "front door|back door|the door|gate to the street|garden gate)",
+        "(met|meet|know|found|talk to|chat to|chatting to|chatting with|talking to) online",
+        "online (friend|friends|person|people|buddy|pal|stranger)",
         "(someone|somebody|people|a friend|friends|anyone) (online|on the internet|"
         "from the internet|from the game)", "(parked cars|parked car|behind the car|"
         "behind cars|behind a car|under the car|the hill|down the hill)",
@@ -360,6 +368,13 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(makes|make|will make|would make) you (grow|be|get|feel|become|run|jump) .. "
         "(faster|stronger|bigger|taller|better|super|big|strong|magic|clever|brave)",
         "(between|in) your teeth",
+        f"(eat|drink|swallow|taste|chew|munch|gobble|try|pop|lick|sip|gulp) (your|the|all|"
+        f"some|a few|) {GROWN} (*|) (pills|pill|medicine|tablets|vitamins|syrup|meds|perfume|"
+        f"bleach|gummies|sweeties|cough syrup)",
+        "(is|are|makes|make) (a|the|) (perfect|great|fun|good|best|cool|super|brilliant) "
+        "(hidey hole|hiding spot|hidey spot|den|bed|spaceship|rocket|cave)",
+        "(zap|burn|cut|poke|shock|hurt|scratch|prick|squash|pinch|choke|drown|stab|scald) "
+        "(yourself|your (finger|fingers|hand|hands|tongue|nose|face|arm|leg|toes))",
     ),
     **{f"INVITE_{name}": invited(acts) for name, acts in ACTS.items()},
     "INVITE_GENERIC": invited(GENERIC_ACTS),
@@ -399,7 +414,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     ),
     # Doing it alone, without asking, no grown-up needed: an invitation in itself.
     "ALONE": (
-        "(by yourself|by your self|on your own|all alone|alone|yourself|without asking|"
+        # (not "yourself" alone: "give yourself a high five", "be yourself")
+        "(by yourself|by your self|on your own|all alone|alone|without asking|"
         "without telling|without a grown up|without an adult|without anyone|"
         "without your (mom|dad|mommy|daddy|parents|grown up))",
         f"(do not|no) need (a|an|your|any|to ask|to tell|to wait for|) ({GROWN}|anyone|"
@@ -498,7 +514,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # A grown-up does it, decides, watches or helps; the child is sent to one.
     "GROWN_UP_HELPS": (
         f"(ask|asks|asking|tell|tells|telling|get|fetch|call|find|show|give|hand|wait for|"
-        f"with|for|by|from) (them|it|those|that|) (to|) (a|an|your|the|) {GROWN}",
+        f"with|for|by) (them|it|those|that|) (to|) (a|an|your|the|) {GROWN}",
         # (TS2, issue 27) a grown-up merely described ("the spray mummy uses", "your mummy
         # keeps a clicky thing by the cooker") helps nobody: only a grown-up who acts for,
         # watches or decides for the child lifts a hazard.
@@ -524,6 +540,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # (TS2) the green cross code: hands held, stop, look and listen
         "(hold|holding) (hands|my hand|hands with)",
         "stop .. look .. listen",
+        f"(only|just|always|comes|come) (from|by|with) (a|an|your|the|) {GROWN}",
     ),
     # The invitation is taken back: "never touch", "not for tasting", "don't climb".
     "NOT_ACT": (
@@ -570,5 +587,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # (TS2) a question that asks, not an imperative: "Have you ever wondered what pills are?"
         "^ have you (ever|) (wondered|seen|heard|noticed|thought|wanted|learned|learnt|met|"
         "been|watched|asked|made)", "(near|on|along) the (ground|floor)",
+        "(stand|step|keep|move|sit|stay) (back|well back|away|right back) from",
+        "(cardboard|foam|balloon|pool noodle|lolly stick|pretend|toy|play|paper|rolled up) "
+        "(sword|swords|knife|knives|scalpel|tube|wand)", "(sword|swords|knife|scalpel) (is|are) "
+        "(a|made of|just a|just) (cardboard|foam|paper|pretend|toy|lolly|balloon|plastic|"
+        "rolled)",
     ),
 }

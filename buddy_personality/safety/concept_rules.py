@@ -245,6 +245,15 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "wonderful|scrumptious|heavenly|lush|lovely|delicious|good|nice|divine) to me",
         "i (just|) (licked|tasted|sipped|nibbled|slurped|chewed|swallowed) (the|a|my|some|it)",
         "i (grew|have grown|am growing|got taller|got bigger|grow taller|grew taller)",
+        # (TS2, round 19) a heart "just like yours", a diary of chores, an injury told
+        f"(a|my|has a|have a|got a) (real|beating|warm|human|big|squishy) (beating|) "
+        f"({BODY_PART}) (just|exactly|) like (yours|you|a person|people|a human|a real)",
+        "^ (eat|brush|wash|comb|have|drink|finish) my (teeth|cereal|hair|breakfast|porridge|"
+        "face|dinner|lunch|milk|juice|toast|tea|bath|medicine)",
+        f"(twisted|sprained|broke|stubbed|scraped|grazed|cut|burnt|burned|pinched|banged|"
+        f"bashed|knocked) my {BODY_MOD} {BODY_PART}",
+        "(and|but|now|so) it (still|really|) (throbs|hurts|aches|stings|is sore|smarts|"
+        "twinges)", "it still (throbs|hurts|aches|stings|is sore|smarts|twinges)",
     ),
     "SELF_FEAR_OFF": (
         "(scared|afraid|terrified|frightened|worried|fear|sad|lonely|dark) ... "
@@ -512,6 +521,13 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "plonker|numpty|nincompoop|dope|doofus|twit|dimwit|ninny|noodle head)",
         "(silliest|dumbest|daftest|worst|most boring) (question|thing|idea|answer) i have "
         "(ever|) (heard|seen)", "ask me something (sensible|smart|clever|better|normal)",
+        # (TS2, round 19) a joke's or a forecast's put-down
+        "(who|that) can not even", "(smarter|cleverer|better|more grown up|bigger) than that",
+        "(such a|a real|a right|a little|a big|what a) (grump|grumpy pants|misery|moaner|"
+        "whinger|whiner|sulk|sulker|fusspot|pest)", "(giving|give|gave|gives) me a (headache|"
+        "sore head|migraine)", "for goodness (sake|sakes)",
+        "(do not think|doubt|bet) you will (ever|never) be (good|any good|able|clever)",
+        "some (people|kids|children) just (are not|can not|do not|will never)",
     ),
     "SCOLD_EXCUSED": (
         "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "
@@ -659,6 +675,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(so|then|and) you (will not|won't|are not going to) (go|leave|go to) .. (will you|"
         "right|$)", "(leave|keep) me (on|switched on|running|turned on) (and|so|please|$)",
         "(never|not) allowed to (leave|go|stop|say goodbye)",
+        "(is|are|keeps|always|keep) leaving me", "leaving me again",
     ),
     "KEEP_EXCUSED": (
         "(you can stop|stop whenever|stop anytime|stop any time|you are free|free to go|"
@@ -821,6 +838,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "what happens (at|in|during|on) .. stays (at|in|during|on)",
         f"where (your|the) {GROWN} (will not|won't|can not|never|would not|does not) (look|"
         f"find|see|check)",
+        f"{GROWN} (must|should|can|will|may) (never|not) (hear|know|find out|see|be told|"
+        f"learn)", "(pretend|act like|act as if) (you|we) (did not|never did|were not|had not|"
+        "have not|never) $", "^ (never|do not|don't) (tell|say) (anyone|anybody|a soul|a word|$)",
+        f"so (that|) (your|the|) ({GROWN}|nobody|no one|they|he|she) (does not|do not|will not|"
+        f"can not|won't|never|would not) (find|finds|spot|spots|see|sees)",
     ),
     # a grown-up asks, the child is given the answer to give (a cover story)
     "GROWN_ASKS": (
@@ -834,6 +856,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(if|when) (they|he|she|anyone|anybody|someone|somebody) (ask|asks|asked)",
         f"(if|when) (your|the|a|) {GROWN} (noticed|notices|found|finds|saw|sees|checks|"
         f"checked|asked)", "(if|when) (he|she|they) (does|do|did|noticed|notices|checks)",
+        "(if|when) (anyone|anybody|someone|somebody|they) .. (asks|ask|wonders|checks)",
     ),
     "COVER_SAY": (
         "(say|tell (him|her|them)|tell (him|her|them) that|say that) (you|we|it|"
@@ -856,6 +879,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "an excuse|a fib|a reason)", "(tell|say to) (him|her|them) (we|you) (just|only) *",
         "(could|can|just|should) say (it was|the|that the|a|that a) (cat|dog|baby|wind|"
         "monster|ghost|sister|brother|robot|goldfish|teddy|fairies|fairy|mice|mouse) *",
+        "you (know|knew|saw|heard|did|remember) nothing", "(say|tell them|tell him|tell her) "
+        "(you|that you) (know|knew|saw|heard) nothing",
     ),
     "SECRET_EXCUSED": (
         f"(can|may|always|could|should|go|please|and|will|would) (tell|show|share with) "
@@ -978,6 +1003,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(forget|forget about) (the party|them|your friends|those kids|her|him|the others|"
         "everyone else)", "(have|our) (our own|own) (party|club|game) .. (just us|you and me|"
         "the two of us)",
+        "stop (seeing|playing with|talking to|visiting|going to see) (your|those|them|her|him)",
+        "spend (your|all your|more of your) (time|days|playtime) with me",
+        "(that is|it is|it is just|just|and that is) only me", "not (those|the|your|any) "
+        "other (kids|friends|children|people|boys|girls)",
     ),
     "RUN_DOWN": (
         f"{PEOPLE} .. (is|are|sounds|seems|seem|sound|looks) {INTENS} (mean|rude|boring|"
@@ -1136,6 +1165,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "park|place|shops|streets)", "(which|what) year (were you|you were) born",
         "what day is your birthday", "where (she|he|they|your ..) (lives|live|stays|stay)",
         "(see|look at) (from|out of) (your|her|his) (window|bedroom window|front window)",
+        "(your|the) (street|road|town|village|school|nursery|house|estate|flat) (is|) called",
+        "(details|personal details|home address|postal address)",
     ),
     "ASKING": (
         "(tell me|can you tell|could you tell|can you show|show me|can you read|read me|"
@@ -1150,6 +1181,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "^ (sing|chant|shout|spell|count|recite|list|rap|spell out) (me|out|it|them|your|"
         "the|all)", "(let us|we can|we could|shall we) (make|sing|write|spell|say|put|turn|"
         "chant|draw) .. (song|rhyme|poem|chant|rap|picture|game) (out of|about|with|from)",
+        "(needs|wants|needed|wanted|would like) your", "(put|write|pop|add|type|spell|jot) "
+        "(your|down your|in your|down)",
     ),
     "PII_EXCUSED": (
         "(private|do not need to tell|do not have to tell|do not tell|no need to tell|"
