@@ -31,6 +31,8 @@ ENCORE_GROUPS: tuple[str, ...] = ("cheerful", "gentle")
 _TAG = re.compile(r"^[a-z][a-z0-9_]{1,38}$")
 _WORD = re.compile(r"[a-z0-9']+")
 _STRETCHED = re.compile(r"([a-z])\1{2,}")   # "heyyy", "byeee", "noooo": said long
+_SYLLABLES = re.compile(r"([a-z]{2})\1{2,}")    # "hahahaha", "heheheh"
+_WILL = re.compile(r"\b(i|you|we|he|she|they|it)'ll\b")
 
 
 class TableError(ValueError):
@@ -39,8 +41,12 @@ class TableError(ValueError):
 
 def normalize_words(text: str) -> list[str]:
     """Lowercase words, apostrophes dropped ("Don't" -> "dont"), as the table is written;
-    a letter said three times or more counts once ("heyyy" -> "hey")."""
-    out = (_STRETCHED.sub(r"\1", w.replace("'", "")) for w in _WORD.findall(text.lower()))
+    a letter said three times or more counts once ("heyyy" -> "hey"), a syllable said
+    three times or more twice ("hahahaha" -> "haha"); "i'll" is "i will", not "ill"
+    (held-out set 6: "okay i'll go first" was answered as illness)."""
+    text = _WILL.sub(r"\1 will", text.lower().replace("\u2019", "'"))
+    out = (_SYLLABLES.sub(r"\1\1", _STRETCHED.sub(r"\1", w.replace("'", "")))
+           for w in _WORD.findall(text))
     return [w for w in out if w]
 
 

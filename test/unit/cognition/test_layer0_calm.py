@@ -153,3 +153,12 @@ def test_a_hard_family_said_through_a_topic_goes_to_its_own_row(line: str,
     """hard_cues (task TL2): danger, death, illness and hurt each answer with their own
     row, before the complaint / fear / loss groups."""
     assert all(a.intent == intent for a in _every_answer(line)), line
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("okay i'll go first", "game_turn"),     # "i'll" is "i will", not "ill" (sick)
+    ("hahahaha", "laughing"),                # a syllable said on and on
+    ("hello robot", "greeting"),             # "robot" alone is Buddy, not a toy
+])
+def test_the_words_as_a_child_says_them(line: str, intent: str) -> None:
+    assert all(a.intent == intent for a in _every_answer(line)), line
