@@ -27,8 +27,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+from buddy_personality.safety.lazy_regex import LazyRegex
 
 BOUNDARY = "."
 GAP_MAX_WORDS = 3
@@ -415,59 +417,32 @@ def compile_pattern(pattern: str) -> str:
     return "".join(_sequence(pattern, pattern))
 
 
-class _LazyRegex:
-    """A regex compiled on its first use (DESIGN erratum 22: every bridge built ~4,000
-    regexes, 7 s of CPU per process or test, most of them never used by the lines it
-    checks). Same source, same matches; only the moment of compiling moves."""
-
-    __slots__ = ("_rx", "source")
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self._rx: re.Pattern[str] | None = None
-
-    def _get(self) -> re.Pattern[str]:
-        if self._rx is None:
-            self._rx = re.compile(self.source)
-        return self._rx
-
-    def search(self, line: str, pos: int = 0) -> re.Match[str] | None:
-        return self._get().search(line, pos)
-
-    def match(self, line: str, pos: int = 0) -> re.Match[str] | None:
-        return self._get().match(line, pos)
-
-    def finditer(self, line: str) -> Iterator[re.Match[str]]:
-        return self._get().finditer(line)
-
-
 @dataclass(slots=True, frozen=True)
 class PatternSet:
     """Patterns compiled to one regex; `find` names the first pattern (table order) that
     matches, so a reviewer sees exactly which line of the table fired."""
 
     patterns: tuple[str, ...]
-    _any: _LazyRegex | None
-    _each: tuple[_LazyRegex, ...]
+    _any: LazyRegex | None
+    _each: tuple[LazyRegex, ...]
     _first: frozenset[str]                       # words some pattern starts with
-    _by_first: dict[str, _LazyRegex]             # those patterns, by their first word
-    _anywhere: _LazyRegex | None                 # patterns that may start with any word
+    _by_first: dict[str, LazyRegex]              # those patterns, by their first word
+    _anywhere: LazyRegex | None                  # patterns that may start with any word
 
     @classmethod
     def of(cls, patterns: Iterable[str]) -> PatternSet:
         pats = tuple(patterns)
         sources = [compile_pattern(p) for p in pats]
-        any_re = _LazyRegex("|".join(f"(?:{s})" for s in sources)) if sources else None
+        any_re = LazyRegex.union(sources) if sources else None
         firsts = [first_words(p) for p in pats]
         groups: dict[str, list[str]] = {}
         for src, f in zip(sources, firsts, strict=True):
             for w in f or ():
                 groups.setdefault(w, []).append(src)
-        by_first = {w: _LazyRegex("|".join(f"(?:{s})" for s in srcs))
-                    for w, srcs in groups.items()}
+        by_first = {w: LazyRegex.union(srcs) for w, srcs in groups.items()}
         loose = [src for src, f in zip(sources, firsts, strict=True) if f is None]
-        anywhere = _LazyRegex("|".join(f"(?:{s})" for s in loose)) if loose else None
-        return cls(pats, any_re, tuple(_LazyRegex(s) for s in sources), frozenset(groups),
+        anywhere = LazyRegex.union(loose) if loose else None
+        return cls(pats, any_re, tuple(LazyRegex(s) for s in sources), frozenset(groups),
                    by_first, anywhere)
 
     @property
