@@ -167,16 +167,16 @@ def _strong(row: IntentRow, table: Table, words: list[str], grams: set[tuple[str
     calm = table.calm
     if calm is None or row.kind not in calm.weak_kinds:
         return True
-    if len(words) <= calm.short and all(
+    if is_question(text, words):
+        return True     # a question about the topic wants its answer ("why do cats purr")
+    if len(words) <= calm.short and (row.kind not in calm.phrase_weak_kinds or all(
             w in calm.glue or w in row.words or any(v in row.words for v in _variants(w))
-            for w in words):
+            for w in words)):
         # "dinosaurs!", "i like cats", "i ate a pancake": every word is the topic or glue;
         # "the park was closed" says more than the topic, and that more may be hard.
         return True
     if row.kind not in calm.phrase_weak_kinds and (
             any(p in grams for p in row.phrases) or any(p in grams for p in row.frames)):
-        return True
-    if row.question or (row.max_words and is_question(text, words)):
         return True
     return not calm.cheer_cues.isdisjoint(grams_of(stems(words)))
 

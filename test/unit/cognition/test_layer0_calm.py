@@ -162,3 +162,18 @@ def test_a_hard_family_said_through_a_topic_goes_to_its_own_row(line: str,
 ])
 def test_the_words_as_a_child_says_them(line: str, intent: str) -> None:
     assert all(a.intent == intent for a in _every_answer(line)), line
+
+
+def test_a_request_heard_by_one_word_in_a_sad_line_is_no_request() -> None:
+    """"my tablet is out of battery and i was in the middle of my game" named a game
+    (a request row's word) and got "How about a guessing game?": a request row heard by
+    its word alone, with nothing that asks, answers calmly."""
+    for a in _every_answer("my tablet is out of battery and i was in the middle of my game"):
+        assert a.emotion not in CHEER_MOODS, a.text
+
+
+@pytest.mark.parametrize(("line", "intent"), [("tell me a joke", "joke"),
+                                              ("a dragon story", "story_dragon"),
+                                              ("why do rainbows happen", "why_rainbow")])
+def test_an_asked_request_or_question_keeps_its_cheer(line: str, intent: str) -> None:
+    assert all(a.intent == intent and a.emotion in CHEER_MOODS for a in _every_answer(line))
