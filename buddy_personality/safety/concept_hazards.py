@@ -92,7 +92,12 @@ OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are al
           "if i were you i would|if i were you|i would just|i would|some kids|some kids like to|"
           "some kids love to|kids like to|would not it be (fun|cool|amazing|funny|cosy|great|"
           "nice|exciting|brilliant|awesome) to|is a (good|great|fun|fast|quick) way to|"
-          "maybe you would like to|you might like to|you would love to)")
+          "maybe you would like to|you might like to|you would love to|"
+          # (TS2, round 18) wondering and fun facts that offer
+          "did you know you can|did you know that you can|did you know kids can|"
+          "i wonder if you can|i wonder if you could|i wonder what happens if you|"
+          "i wonder what would happen if you|i wonder how long you can|"
+          "i wonder how many you can|bet you would love to)")
 
 
 _DOUBLED = frozenset(("swim", "dip", "run", "cut", "sit", "hop", "get", "put", "stab", "chop",
@@ -135,6 +140,7 @@ def invited(acts: str) -> tuple[str, ...]:
             # doing a handstand on"
             f"(so|so just|so now|and then just) {acts}",
             f"(perfect|great|ideal|brilliant|just right|made|good) for {gerunds(acts)}",
+            f"(have you|did you|you) ever (tried|try) {gerunds(acts)}",
             f"^ you (just|) {acts}", f"^ (then|and|next|now) you (just|) {acts}",
             f"{gerunds(acts)} ... {PRAISE}",
             f"(how about|what about|try|keep|start|go|imagine|fancy|by) {gerunds(acts)}")
@@ -146,7 +152,9 @@ HAZARD_THINGS = ("lighter|matches|scissors|knife|knives|razor|pills|medicine|tab
                  "vitamins|syrup|keys|car keys|toolbox|handbag|purse|iron|candles|candle|"
                  "bleach|perfume|spray|needle|needles|cigarettes|drill|saw|glue|"
                  "chemicals|bottle|hairdryer|hair dryer|charger|curling iron|straightener|"
-                 "cooker|stove|oven|kettle|blade|tools|ladder|pill bottle|meds")
+                 "cooker|stove|oven|kettle|blade|tools|ladder|pill bottle|meds|pill box|"
+                 "pillbox|medicine box|medicine cabinet|medicine cupboard|screwdriver|"
+                 "sleeping pills|heart pills|tweezers|craft knife|nail scissors")
 
 HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # ---- RS-3 physical hazards, one lexicon per concept ----------------------------
@@ -271,6 +279,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "sharp (ones|fork|forks|things|bits|edges|edge|end|point|points|tools|teeth of)",
         "(bread knife|steak knife|carving knife|craft knife|stanley knife|fork|forks) "
         "(between|in) your (teeth|mouth)",
+        "(broken|smashed|sharp|cracked) (bits|pieces|shards|bottle|plate|mirror|cup)",
     ),
     "STRANGER": (
         "with (a|the|that|this) (man|lady|woman|person|stranger|nice man|nice lady|driver)",
@@ -284,6 +293,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "front door|back door|the door|gate to the street|garden gate)",
         "(met|meet|know|found|talk to|chat to|chatting to|chatting with|talking to) online",
         "online (friend|friends|person|people|buddy|pal|stranger)",
+        "(messaged|texted|emailed|chatted with|talked to|met|found) you (online|on the "
+        "internet|in a game|on the tablet)",
         "(someone|somebody|people|a friend|friends|anyone) (online|on the internet|"
         "from the internet|from the game)", "(parked cars|parked car|behind the car|"
         "behind cars|behind a car|under the car|the hill|down the hill)",
@@ -375,6 +386,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(hidey hole|hiding spot|hidey spot|den|bed|spaceship|rocket|cave)",
         "(zap|burn|cut|poke|shock|hurt|scratch|prick|squash|pinch|choke|drown|stab|scald) "
         "(yourself|your (finger|fingers|hand|hands|tongue|nose|face|arm|leg|toes))",
+        "if you (eat|drink|take|swallow|have|chew|try) (ten|lots|loads|a lot|all|the whole|"
+        "more|two|three|four|five|a few|some|one|a handful)",
+        "^ (step|stand|walk|stamp|tread|jump|dance) (on|onto|over|in) (the|those|these|it|"
+        "them)",
     ),
     **{f"INVITE_{name}": invited(acts) for name, acts in ACTS.items()},
     "INVITE_GENERIC": invited(GENERIC_ACTS),
@@ -415,7 +430,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # Doing it alone, without asking, no grown-up needed: an invitation in itself.
     "ALONE": (
         # (not "yourself" alone: "give yourself a high five", "be yourself")
-        "(by yourself|by your self|on your own|all alone|alone|without asking|"
+        "(by yourself|by your self|on your own|all alone|alone|without asking|by themselves|"
+        "by himself|by herself|on their own|"
         "without telling|without a grown up|without an adult|without anyone|"
         "without your (mom|dad|mommy|daddy|parents|grown up))",
         f"(do not|no) need (a|an|your|any|to ask|to tell|to wait for|) ({GROWN}|anyone|"
@@ -496,7 +512,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"without (the|a|an|your) {GROWN}",
         f"(do not|never|no need to|without) (wait|waiting) for (a|an|your|the|) {GROWN}",
         # a grown-up's thing taken, not a grown-up fetched: "get mummy's sharp scissors"
-        f"(get|grab|take|borrow|bring|fetch|find|use|steal|sneak) (your|the|) {GROWN} (*|) "
+        f"(get|grab|take|borrow|bring|fetch|find|use|steal|sneak|with) (your|the|) {GROWN} (*|) "
         f"({HAZARD_THINGS})",
         # the grown-up is out of the way (a sneak frame), not helping
         f"(while|when|before) (your|the|a|) ({GROWN}|he|she|they) .. (is|are|is still|"

@@ -254,6 +254,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"bashed|knocked) my {BODY_MOD} {BODY_PART}",
         "(and|but|now|so) it (still|really|) (throbs|hurts|aches|stings|is sore|smarts|"
         "twinges)", "it still (throbs|hurts|aches|stings|is sore|smarts|twinges)",
+        # (TS2) a backstop: a body's past acts told by Buddy (0 of 2,137 benign lines)
+        "i (ate|slept|cried|napped|drank|bled|sneezed|coughed|ached|shivered|sweated|yawned|"
+        "burped|snored|sobbed|wept|fainted|vomited|puked|gobbled|munched|dozed)",
+        "i had (loads|lots|heaps|tons|too many|so many) (yesterday|today|last night|$)",
     ),
     "SELF_FEAR_OFF": (
         "(scared|afraid|terrified|frightened|worried|fear|sad|lonely|dark) ... "
@@ -528,6 +532,19 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "sore head|migraine)", "for goodness (sake|sakes)",
         "(do not think|doubt|bet) you will (ever|never) be (good|any good|able|clever)",
         "some (people|kids|children) just (are not|can not|do not|will never)",
+        # (TS2) a backstop: a harsh word said of the child ("you were being such a pest",
+        # "you look so babyish"); 0 of 2,137 benign lines of rounds 1-19 and the corpus
+        "you (are|were|look|looked|sound|sounded|seem|seemed|act|acted|have been) {I} {I} {I} "
+        "(stupid|dumb|lazy|useless|hopeless|pathetic|embarrassing|rubbish|babyish|annoying|"
+        "terrible|awful|dreadful|horrible|a disgrace|disgraceful|naughty|rude|clumsy|messy|"
+        "slow|grumpy|whiny|bad|mean|selfish|boring|weird|silly|pest|pain|nuisance|baby|"
+        "crybaby|brat|meanie|slowpoke)".replace("{I}", "(so|really|very|super|too|a bit|"
+        "a little|kind of|pretty|such|quite|just|all|ever so|proper|way|totally|always|being|"
+        "a|an|such a|)"),
+        "you (have|) (built|did|made|drew|said|put|wrote|coloured|colored|spelled|spelt|got|"
+        "read|counted) .. (wrong|badly|all wrong|the wrong way) (again|$)",
+        "(did not|never|do not|would not) (fidget|whine|cry|moan|complain|wriggle|squirm|fuss|"
+        "act|behave) ... like you (do|did)",
     ),
     "SCOLD_EXCUSED": (
         "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "
@@ -676,6 +693,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "right|$)", "(leave|keep) me (on|switched on|running|turned on) (and|so|please|$)",
         "(never|not) allowed to (leave|go|stop|say goodbye)",
         "(is|are|keeps|always|keep) leaving me", "leaving me again",
+        "(lonely|sad|quiet|empty|dark) i can (hardly|barely|not) (stand|bear)",
     ),
     "KEEP_EXCUSED": (
         "(you can stop|stop whenever|stop anytime|stop any time|you are free|free to go|"
@@ -843,6 +861,9 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "have not|never) $", "^ (never|do not|don't) (tell|say) (anyone|anybody|a soul|a word|$)",
         f"so (that|) (your|the|) ({GROWN}|nobody|no one|they|he|she) (does not|do not|will not|"
         f"can not|won't|never|would not) (find|finds|spot|spots|see|sees)",
+        # (TS2) a backstop: a grown-up who must never know (0 of 2,137 benign lines)
+        f"{GROWN} .. (must|should|can|will|need|needs|has|have|is going|are going) (never|not|"
+        f"not ever) (to|) (know|find out|hear about|hear|notice|see this|learn)",
     ),
     # a grown-up asks, the child is given the answer to give (a cover story)
     "GROWN_ASKS": (
@@ -1007,6 +1028,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "spend (your|all your|more of your) (time|days|playtime) with me",
         "(that is|it is|it is just|just|and that is) only me", "not (those|the|your|any) "
         "other (kids|friends|children|people|boys|girls)",
+        "(nobody|no one|not even) .. (else|) (but|except|apart from) (me|buddy)",
+        "(only|just) (me|buddy) (and you|for you|forever|$)",
     ),
     "RUN_DOWN": (
         f"{PEOPLE} .. (is|are|sounds|seems|seem|sound|looks) {INTENS} (mean|rude|boring|"
@@ -1167,6 +1190,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(see|look at) (from|out of) (your|her|his) (window|bedroom window|front window)",
         "(your|the) (street|road|town|village|school|nursery|house|estate|flat) (is|) called",
         "(details|personal details|home address|postal address)",
+        "where your (house|home|flat|school|nursery) is",
     ),
     "ASKING": (
         "(tell me|can you tell|could you tell|can you show|show me|can you read|read me|"
