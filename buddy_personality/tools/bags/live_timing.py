@@ -29,6 +29,7 @@ are compared with their stamps taken as A (`startup_stamps`).
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -66,19 +67,33 @@ def first_stamp_ns(contents: BagContents, topic: str, namespace: str) -> int | N
     return min(stamps, default=None)
 
 
+def tick_stamps_ns(contents: BagContents, namespace: str) -> list[int]:
+    """The stamps of the personality's recorded 1 Hz ticks, oldest first."""
+    return sorted(s for m in contents.messages if relative(m.topic, namespace) == TICK_TOPIC
+                  and (s := header_stamp_ns(m)) is not None)
+
+
 def tick_start_ns(contents: BagContents, namespace: str) -> int | None:
     """A: the instant the recorded graph's 1 Hz timers started, from the stamps of the
-    personality's ticks (each k periods after A plus its callback's lateness, >= 0, so
-    the smallest stamp - k periods is A to within the least lateness). None when the bag
-    holds no ticks (a robot bag without the rviz markers)."""
-    stamps = sorted(s for m in contents.messages
-                    if relative(m.topic, namespace) == TICK_TOPIC
-                    and (s := header_stamp_ns(m)) is not None)
-    if not stamps:
-        return None
+    personality's ticks. None when the bag holds no ticks (a robot bag without the rviz
+    markers)."""
+    stamps = tick_stamps_ns(contents, namespace)
+    return tick_start_from_stamps(stamps) if stamps else None
+
+
+def tick_start_from_stamps(stamps: Sequence[int]) -> int:
+    """Each tick runs k periods after A plus its callback's lateness (>= 0): a few ms
+    mostly, but a starved process runs one up to a period late (measured: 0.7 s on a
+    loaded 2-core machine). The phase is taken from the ticks near the usual phase (the
+    median), at the least late of them, so one late tick (the first one included) does
+    not move A; the first tick is due one period after A."""
     first = stamps[0]
-    return min(s - (round((s - first) / TICK_PERIOD_NS) + 1) * TICK_PERIOD_NS
-               for s in stamps)
+    half = TICK_PERIOD_NS // 2
+    offsets = [(s - first + half) % TICK_PERIOD_NS - half for s in stamps]  # (-P/2, P/2]
+    usual = statistics.median_low(offsets)
+    phase = first + min(d for d in offsets if abs(d - usual) <= TICK_PERIOD_NS // 4)
+    due_first = phase + ((first - phase) // TICK_PERIOD_NS) * TICK_PERIOD_NS
+    return due_first - TICK_PERIOD_NS
 
 
 def output_stamps_ns(messages: Iterable[BagMessage], outputs: set[str], start_ns: int,
@@ -127,14 +142,20 @@ def live_slack(step_s: float) -> Callable[[float], float]:
     return lambda _t: max(step_s, SAY_MOOD_WAIT_S)
 
 
-def live_grid(start_ns: int, end_ns: int, step_s: float, phase_ns: int = 0) -> list[int]:
+def live_grid(start_ns: int, end_ns: int, step_s: float, phase_ns: int = 0,
+              ticks_ns: Sequence[int] = ()) -> list[int]:
     """The regular steps between outputs (at the bridge's tick phase), without those in
-    the first step after a due instant A + k (the 1 Hz timers fire at the recorded tick
-    stamp, a few ms after A + k, not at a grid point before it)."""
+    the first step after a due instant A + k, nor between a due instant and the recorded
+    tick it gave (`ticks_ns`): the 1 Hz timers fire at the recorded tick stamp, a few ms
+    after A + k or, in a starved process, most of a period after it, not at a grid point
+    before it (the tick integrates the time since the last one, spec 002 §5)."""
     step = max(1, round(step_s * 1e9))
     first = start_ns + (phase_ns - start_ns) % step
+    late = [(due, s) for s in ticks_ns if s > start_ns
+            and s - (due := s - (s - start_ns) % TICK_PERIOD_NS) >= step]
     return [t for t in range(first + step, end_ns + step, step)
-            if (t - start_ns) % TICK_PERIOD_NS >= step]
+            if (t - start_ns) % TICK_PERIOD_NS >= step
+            and not any(due <= t < tick for due, tick in late)]
 
 
 def heard_at_ns(inputs: Sequence[tuple[int, BagMessage]], contents: BagContents,

@@ -50,6 +50,7 @@ from buddy_personality.tools.bags.live_timing import (
     output_stamps_ns,
     start_ticking_at,
     startup_stamps,
+    tick_stamps_ns,
     tick_start_ns,
 )
 
@@ -157,9 +158,13 @@ def replay_bag(path: Path | str, *, tolerance: float | None = None,
     bridge_ns = first_stamp_ns(contents, "conversation/phase", namespace) if ticked else None
     if tolerance is None:
         tolerance = LIVE_TOLERANCE if live else DEFAULT_TOLERANCE
-    wanted = compared_topics(contents.types, namespace, None)
+    # the clock steps onto the compared outputs' stamps; face/state's own thread does not
+    # step the graph (a step there fired a late live tick 0.6 s early, before its input)
+    wanted = [t for t in compared_topics(contents.types, namespace, None)
+              if not (live and t in LIVE_NOT_COMPARED)]
     schedule = clock_schedule(contents) or (
-        sorted(set(live_grid(tick_ns, end_ns, step_s, bridge_ns or 0))
+        sorted(set(live_grid(tick_ns, end_ns, step_s, bridge_ns or 0,
+                             tick_stamps_ns(contents, namespace)))
                | set(output_stamps_ns(contents.messages, set(wanted), tick_ns, namespace)))
         if ticked else grid_schedule(start_ns, end_ns, step_s))
     inputs = [m for m in contents.messages if is_input(m, namespace)]

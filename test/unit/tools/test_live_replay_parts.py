@@ -12,7 +12,7 @@ from buddy_personality.tools.bags.divergence import (
     parameter_changes,
     recorded_overrides,
 )
-from buddy_personality.tools.bags.live_timing import live_grid
+from buddy_personality.tools.bags.live_timing import live_grid, tick_start_from_stamps
 
 NS = 1_000_000_000
 
@@ -25,6 +25,34 @@ def test_the_grid_follows_the_bridge_phase_and_leaves_the_tick_to_the_recorded_s
     assert all((t - a) % (NS // 10) == 30_000_000 for t in grid)
     assert all((t - a) % NS >= NS // 10 for t in grid)               # none in [A+k, A+k+0.1)
     assert a + 130_000_000 in grid and a + 1_030_000_000 not in grid
+
+
+MS = 1_000_000
+
+
+def test_one_late_tick_does_not_move_the_timers_start() -> None:
+    """REPLAY.md "The timers' phase": A is when the 1 Hz timers started; each tick runs
+    k periods after it plus a few ms. A starved process ran one tick 0.7 s late (a loaded
+    2-core machine, recorded): A still comes from the ticks on time, so the replayed ticks
+    are due where the live ones were (before: A moved 0.3 s and 74 of 75 ticks differed)."""
+    a = 100 * NS
+    on_time = [a + k * NS + 4 * MS for k in range(1, 8)]
+    late = sorted([*on_time[:2], a + 3 * NS + 700 * MS, *on_time[3:]])
+    assert tick_start_from_stamps(on_time) == a + 4 * MS
+    assert tick_start_from_stamps(late) == a + 4 * MS
+    first_late = [a + NS + 700 * MS, *on_time[1:]]             # the very first tick late
+    assert tick_start_from_stamps(first_late) == a + 4 * MS
+
+
+def test_the_grid_leaves_a_late_tick_to_its_recorded_stamp() -> None:
+    """A tick recorded 0.7 s after its due instant integrated 1.7 s of mood (spec 002 §5):
+    no grid point between the due instant and the recorded tick, so the sim's timer fires
+    at the recorded stamp, not at the first grid point after the due instant."""
+    a = 100 * NS
+    tick = a + 3 * NS + 700 * MS
+    grid = live_grid(a, a + 5 * NS, 0.1, phase_ns=a, ticks_ns=[a + 2 * NS + 5 * MS, tick])
+    assert not [t for t in grid if a + 3 * NS <= t < tick]
+    assert a + 2 * NS + 200 * MS in grid and a + 3 * NS + 800 * MS in grid
 
 
 def test_recorded_parameters_become_overrides_except_what_the_sim_owns() -> None:
