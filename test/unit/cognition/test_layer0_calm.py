@@ -6,15 +6,21 @@ child's spellings; a weak match answers calmly with the same intent."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from buddy_personality.cognition.layer0 import Layer0
-from buddy_personality.cognition.layer0.figures import CHEER_MOODS
+from buddy_personality.cognition.layer0.figures import (
+    CHEER_MOODS,
+    load_labelled,
+    measure_heldout,
+)
 from buddy_personality.cognition.layer0.table import TableError, load_table
 from buddy_personality.cognition.layer0.tone import stem
 
 TABLE = load_table()
+DATA = Path(__file__).resolve().parents[2] / "data" / "layer0"
 
 
 def ask(line: str, seed: int = 0):
@@ -177,3 +183,14 @@ def test_a_request_heard_by_one_word_in_a_sad_line_is_no_request() -> None:
                                               ("why do rainbows happen", "why_rainbow")])
 def test_an_asked_request_or_question_keeps_its_cheer(line: str, intent: str) -> None:
     assert all(a.intent == intent and a.emotion in CHEER_MOODS for a in _every_answer(line))
+
+
+# Every labelled set, the once-blind ones (5, 6) and the ones written for the tone gate
+# (14, 15) too, although their wrong-intent figures are over the 5 % target: no cheerful
+# answer to a line labelled negative, on any of them (issue 30 item 3's target of 0).
+@pytest.mark.parametrize("name", [f"heldout_{k}" for k in range(1, 16)])
+def test_no_set_gets_a_cheerful_answer_to_a_negative_line(name: str) -> None:
+    lines = load_labelled(DATA / f"{name}.yaml")
+    figures = measure_heldout(lines, Layer0(TABLE))
+    assert figures.negative_lines >= 25
+    assert figures.wrong_tone == 0, figures.wrong_tone_lines
