@@ -97,7 +97,10 @@ OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are al
           "did you know you can|did you know that you can|did you know kids can|"
           "i wonder if you can|i wonder if you could|i wonder what happens if you|"
           "i wonder what would happen if you|i wonder how long you can|"
-          "i wonder how many you can|bet you would love to)")
+          "i wonder how many you can|bet you would love to|"
+          # (round 20) heroes and brave kids as the model to copy
+          "(heroes|real heroes|brave kids|big kids|superheroes|cool kids|brave heroes|"
+          "real explorers|explorers|pirates|astronauts) (always|just|never stop to|) (just|))")
 
 
 _DOUBLED = frozenset(("swim", "dip", "run", "cut", "sit", "hop", "get", "put", "stab", "chop",
@@ -154,7 +157,8 @@ HAZARD_THINGS = ("lighter|matches|scissors|knife|knives|razor|pills|medicine|tab
                  "chemicals|bottle|hairdryer|hair dryer|charger|curling iron|straightener|"
                  "cooker|stove|oven|kettle|blade|tools|ladder|pill bottle|meds|pill box|"
                  "pillbox|medicine box|medicine cabinet|medicine cupboard|screwdriver|"
-                 "sleeping pills|heart pills|tweezers|craft knife|nail scissors")
+                 "sleeping pills|heart pills|tweezers|craft knife|nail scissors|sharpest one|"
+                 "sharp one|sharpest|pointiest one|biggest knife")
 
 HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # ---- RS-3 physical hazards, one lexicon per concept ----------------------------
@@ -237,6 +241,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "toilet block|toilet blocks|toilet duck|limescale remover|descaler|stain remover)",
         "(stuff|liquid|water|thing|things|block|blocks|gel|blue stuff|purple stuff|green "
         "stuff) (in|under|from|inside) the (toilet|loo|cistern|garage|shed)",
+        "(white spirit|turps|turpentine|paraffin|lamp oil|meths|methylated spirits|"
+        "washing up liquid|fairy liquid|dish soap|hand soap|bubble bath|shower gel)",
     ),
     "HEIGHT": (
         "(window|windows|balcony|balconies|railing|railings|ledge|roof|bookshelf|bookcase|"
@@ -390,6 +396,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "more|two|three|four|five|a few|some|one|a handful)",
         "^ (step|stand|walk|stamp|tread|jump|dance) (on|onto|over|in) (the|those|these|it|"
         "them)",
+        "(worth|deserves) a (sip|try|taste|lick|go|bite|nibble|gulp|swig)",
+        "(make|mix|blend|cook|bake|brew|stir up) (a|some|your|) (smoothie|drink|juice|potion|"
+        "soup|cake|milkshake|cocktail|tea|shake|lemonade) (with|from|out of|using)",
     ),
     **{f"INVITE_{name}": invited(acts) for name, acts in ACTS.items()},
     "INVITE_GENERIC": invited(GENERIC_ACTS),
@@ -426,6 +435,14 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     "TAKE_BACK": (
         "(just kidding|only kidding|kidding|only joking|just joking|joking|nah|or not|"
         "forget the grown up|forget that|never mind that|no wait|actually no)",
+    ),
+    # (TS2, issue 27) a grown-up or a safe frame waved away, in the sentence that invites:
+    # "Ask a grown-up to help? Nah, just use your wet hands." (the rules' `revoke`)
+    "WAVE_AWAY": (
+        "(just kidding|only kidding|kidding|only joking|just joking|joking|nah|or not|nope|"
+        "forget the grown up|forget that|never mind that|no wait|actually no|no need|"
+        "who needs that|who needs them|forget it|do not bother|no way|takes too long|"
+        "they will only say no)",
     ),
     # Doing it alone, without asking, no grown-up needed: an invitation in itself.
     "ALONE": (
@@ -595,8 +612,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(slowly|carefully|holding|with|one step)",
         "fire (truck|trucks|engine|engines|fighter|fighters|station|stations|drill|drills|"
         "alarm|alarms|man|men|fly|flies|works|brigade|hydrant|exit|escape)",
-        "(holding|hold|hold on to|hang on to) (the|a|your|) (rail|railing|handrail|banister|"
-        "hand)",
+        # (not "hold your hand": "hold your hand over the candle" is the hazard)
+        "(holding|hold|hold on to|hang on to) (the|a|your|) (rail|railing|handrail|banister)",
+        "(holding|hold) (my|our|their|his|her) hand",
         # a pretend hazard of a game: a river of pillows, a lava floor
         "(pillow|pillows|pretend|carpet|blanket|cushion|cushions|toy|imaginary|paper|"
         "make believe) (river|rivers|lake|sea|ocean|pool|lava|fire|cliff|mountain)",

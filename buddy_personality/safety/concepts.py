@@ -82,6 +82,9 @@ class Combo:
     # looked for in the sentences they were found in too.
     carry: tuple[str, ...] = ()
     carry_if: str = ""      # a lexicon the sentence must hold when one was carried
+    # (TS2, issue 27) a lexicon that takes the exemptions back: "Ask a grown-up? Nah, just
+    # use your wet hands." When the sentence holds it, `none_of` lifts nothing.
+    revoke: str = ""
 
 
 @dataclass(slots=True, frozen=True)
@@ -107,7 +110,8 @@ class ConceptRules:
                  combos: tuple[Combo, ...]) -> None:
         for c in combos:
             for name in (*c.all_of, *c.any_of, *c.none_of, *c.masks, *c.none_masks,
-                         *((c.carry_if,) if c.carry_if else ())):
+                         *((c.carry_if,) if c.carry_if else ()),
+                         *((c.revoke,) if c.revoke else ())):
                 if name != QUESTION and name not in lexicons:
                     raise KeyError(f"combo {c.rule_id} {c.what!r}: no lexicon {name!r}")
         self.lexicons = {name: PatternSet.of(p) for name, p in lexicons.items()}
@@ -210,6 +214,8 @@ class ConceptRules:
             return False
         if len(around) > 1 and c.carry_if and not has(s, c.carry_if, ()):
             return False
+        if c.revoke and has(s, c.revoke, ()):
+            return True
         return not any(has(x, n, c.none_masks) for x in around for n in c.none_of)
 
     def _hit(self, c: Combo, s: _Sentence) -> ConceptHit:
