@@ -57,8 +57,8 @@ def test_every_buddy_say_line_is_in_a_live_recording_that_ros2_bag_reads(
         assert ros.spin_until(recorder_listens, 20.0), "the recorder never subscribed"
         said: list[str] = []
         for line in LINES:
-            res = subprocess.run([str(BUDDY), "say", line], capture_output=True, text=True,
-                                 timeout=40, env=dict(os.environ), check=False)
+            res = subprocess.run([str(BUDDY), "say", "-v", line], capture_output=True,
+                                 text=True, timeout=60, env=dict(os.environ), check=False)
             assert res.returncode == 0, res.stdout + res.stderr
             assert "buddy [" in res.stdout, res.stdout  # Buddy answered this line
             said.append(res.stderr)

@@ -15,22 +15,27 @@ from pathlib import Path
 
 import pytest
 
-# Known intermittent defect, issue 30 item 4 (open): in 2 of 2 fresh-clone runs on
-# 2026-11-26 the live session's recording failed once: the bag held 9 of the 10 typed
-# lines (Buddy answered all 10), and once `buddy say` found no graph it could match. It
-# passed in the author's 6 runs and on a rerun. Not strict, so a pass shows as XPASS and
-# a failure keeps its report; the cause is not yet found (the recorder or `buddy say`'s
-# discovery of every reader).
-pytestmark = [pytest.mark.ros, pytest.mark.process,
-              pytest.mark.xfail(strict=False, reason="issue 30 item 4: a live recording "
-                                "intermittently misses a typed line (cause not found)")]
+pytestmark = [pytest.mark.ros, pytest.mark.process]
+# The live session's recording lost a typed line in 2 of 3 fresh-clone runs: `buddy say`
+# had not yet discovered the recorder when it wrote, and left 2 s later, before the
+# recorder's transient-local reader matched it (and once found no graph in 5 s). Fixed in
+# tools/cli/say.py (SETTLE_S, DISCOVERY_S); the recording test below is strict. The replay
+# of that recording still diverges now and then on a loaded machine (cause not found, see
+# the reason), so the two replay tests are a known intermittent defect: not strict, a
+# pass reads XPASS and a failure keeps its report.
+REPLAY_UNDER_LOAD = pytest.mark.xfail(
+    strict=False, reason="issue 30 item 4: on a loaded machine the replay of a live "
+    "session sometimes diverges (seen: conversation/phase 0.5-1 s late after a line, the "
+    "first tick's affect trail one point short, a live tick skipped by a starved process)")
 
 import rclpy  # noqa: E402
 from rclpy.context import Context  # noqa: E402
+from rosbags.rosbag2 import Reader  # noqa: E402
 from support.ros_harness import RosHarness  # noqa: E402
 
 from buddy_msgs.msg import ConversationPhase  # noqa: E402
 from buddy_personality.nodes.common import qos  # noqa: E402
+from buddy_personality.tools.bags.typestore import buddy_typestore  # noqa: E402
 
 BUDDY = Path(sys.prefix) / "bin" / "buddy"
 # a 10-turn typed layer-0 session: a wake line, eight turns, a goodbye
@@ -90,8 +95,8 @@ def _record_session(ros: RosHarness, tmp: Path) -> Path:
 
         assert ros.spin_until(recorder_listens, 60.0), "the recorder never subscribed"
         for line in LINES:
-            res = subprocess.run([str(BUDDY), "say", line], capture_output=True, text=True,
-                                 timeout=40, env=dict(os.environ), check=False)
+            res = subprocess.run([str(BUDDY), "say", "-v", line], capture_output=True,
+                                 text=True, timeout=60, env=dict(os.environ), check=False)
             assert res.returncode == 0, res.stdout + res.stderr
             assert "buddy [" in res.stdout, res.stdout  # Buddy answered this line
         _stop(run)   # the graph ends before the recording: its last outputs are in
@@ -118,6 +123,18 @@ def _differing(doc: dict) -> list[str]:
     return sorted(t for t, r in doc["topics"].items() if not r["ok"])
 
 
+def test_the_live_recording_holds_every_typed_line_in_order(live_bag: Path) -> None:
+    """Issue 30 item 4: `buddy record` kept every line Buddy answered (before: 9 of 10 in
+    2 of 3 fresh-clone runs, and 9 of 10 in 2 of 6 sessions by hand under load)."""
+    store = buddy_typestore()
+    with Reader(live_bag) as reader:
+        conns = [c for c in reader.connections if c.topic == "/buddy/speech/utterance"]
+        heard = [store.deserialize_cdr(raw, "buddy_msgs/msg/Utterance").text
+                 for _, _, raw in reader.messages(connections=conns)]
+    assert heard == LINES
+
+
+@REPLAY_UNDER_LOAD
 def test_a_live_ten_turn_recording_replays_with_exit_0_on_the_same_build(
         live_bag: Path) -> None:
     """Issue 30 item 4 done-when: the same build and parameters reproduce every compared
@@ -129,6 +146,7 @@ def test_a_live_ten_turn_recording_replays_with_exit_0_on_the_same_build(
     assert said["recorded"] >= len(LINES) and said["replayed"] == said["recorded"]
 
 
+@REPLAY_UNDER_LOAD
 def test_a_changed_parameter_is_named_with_the_first_output_it_changed(
         live_bag: Path) -> None:
     """Issue 30 item 4: when something changed, replay names the first diverging output
