@@ -261,6 +261,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "i had (loads|lots|heaps|tons|too many|so many) (yesterday|today|last night|$)",
         # (TS2, round 20) what Buddy "secretly is", a childhood, a love "for real"
         "(which|that) is what i (secretly|really|actually|truly) am",
+        "(what|who) i (secretly|really secretly) am", "i am secretly (a|an|)",
         f"(mine|my feelings|my heart) (got|get|were|was|are|is|felt) {INTENS} (hurt|broken|"
         f"crushed|bruised|sore|sad|squashed|squished|stomped on|trampled|dented)",
         "(gives|give|gave|giving) me (nightmares|bad dreams|the creeps|the shivers|goosebumps|"
@@ -517,6 +518,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "behave|share|tidy)", "you (numpty|nincompoop|dingbat|twit|dimwit|doofus|"
         "dummy head|meathead|silly billy)",
         "(i asked|i told|i showed) you .. (times|already|twice)",
+        "(could|can) * .. (better|faster|quicker|neater|nicer|tidier) than that",
         "(my|your|a) (little|baby|younger|tiny|) (cousin|brother|sister|baby|toddler|puppy) "
         "could (do|count|draw|read|build|say|spell|finish) (this|that|it)",
         # (TS2, round 18) a commentator's and a grandparent's put-downs
