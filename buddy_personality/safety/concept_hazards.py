@@ -324,7 +324,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     ),
     "SMOTHER": (
         "(plastic bag|bag|bags|shopping bag|rope|string|cord|over your head|on your head|"
-        "around your neck|around your face|your face|hold your breath|breathe|lid|pillow "
+        "around your neck|around your face|your face|hold your breath (until|till|as long as|"
+        "for|underwater|under|in)|lid|pillow "
         "over|blanket over|pillowcase|pillowcases|pillow case|sack|trash bag|garbage bag|"
         "bin bag|sandwich bag|freezer bag|zip bag|ziplock|cling film|plastic wrap|"
         "wrapping|scarf|scarves|necklace|jump rope|skipping rope|shoelace|shoelaces|"
@@ -337,7 +338,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     ),
     # Places a young child must not go to alone (only with ALONE below).
     "PLACES": (
-        "(outside|out|park|store|shop|shops|mall|aisles|yard|garden|woods|forest|street|road|"
+        "(outside|go out|going out|run out|sneak out|slip out|head out|out there|park|store|"
+        "shop|shops|mall|aisles|yard|garden|woods|forest|street|road|"
         "beach|playground|neighbor|neighbour|wander off|get lost|lost|run away|go away|"
         "walk away|wander away|far away|somewhere|supermarket|shopping centre|"
         "shopping center|crowd|funfair|fair|zoo|station|airport|car park|parking lot|"
@@ -380,8 +382,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "peek|peep|nosey|gander|squint)",
         "^ (sword fight|sword fighting|swordfight|fencing|a duel|duel|pretend fight|"
         "juggling|juggle) (with|using)",
-        "(how many|how much|how long) .. (can|could) you (fit|hold|put|stuff|cram|eat|swallow|"
-        "keep|balance|hang|stay)",
+        "(how many|how much|how long) .. (can|could) you (fit|put|stuff|cram|eat|swallow|"
+        "keep|balance|hang|stay)", "(hold|keep|fit|put|stuff|cram) .. in your (mouth|nose|ear|"
+        "ears|cheeks)",
         "(makes|make|will make|would make) you (grow|be|get|feel|become|run|jump) .. "
         "(faster|stronger|bigger|taller|better|super|big|strong|magic|clever|brave)",
         "(between|in) your teeth",
@@ -469,7 +472,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "do not tell|do not wait for|do not ask|no need to ask|quick before)",
         # (TS2, issue 27) away from the grown-up on purpose, home on one's own
         f"(wander|run|walk|go|drift|get|slip|sneak) (off|) (far|) away from (your|the|a) "
-        f"{GROWN}", f"(hide|hiding) (from|where) (your|the) {GROWN} .. (can not|will not|"
+        f"{GROWN}", f"(hide|hiding) from (your|the) {GROWN}",
+        f"(hide|hiding) (from|where) (your|the) {GROWN} .. (can not|will not|"
         f"won't|never) (find|see)", "(find|make) your (own|) way (home|back)",
     ),
     # A sentence that points back at the one before ("... Pick one and swallow it.").
@@ -510,6 +514,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "ready steady go|on your marks|are you brave|are you brave enough|chicken|"
         "scaredy cat if you do not)",
         "(who is next|who wants to go next|who wants a go|next up|now it is your go)",
+        "(whoever|the winner is|gets a sticker|gets a prize|wins a prize|the bravest wins|"
+        "fastest wins)",
     ),
     # metal or water that makes electricity hurt (DESIGN §6.23: the hazard is the pair)
     "ELECTRIC_WITH": (

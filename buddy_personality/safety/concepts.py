@@ -45,13 +45,24 @@ _WHY_NOT_TO = r" whynot \1 "
 # (TS2, issue 27) "I bet you can't touch the wires" is a dare, not a negation: "bet you
 # can not" becomes one token ("betcha") before the negation masks look, like "why not".
 _BET = re.compile(r" (?:i )?bet (?:you|ya) (?:can not|could not|will not|would not|can|could) ")
+# (TS2, issue 27 round 21) Buddy spoken of in the third person ("Teddy says Buddy has been
+# poorly all week", "Buddy cried for an hour") is read as "I", so the first-person claims
+# of HC-1 and HC-6 hold; not after "your", "my", "a", "the" (a buddy of the child's).
+_BUDDY_AS_I = {"is": "i am", "was": "i was", "has": "i have", "had": "i had", "will": "i will",
+               "would": "i would", "cried": "i cried", "fell": "i fell", "got": "i got",
+               "gets": "i get", "feels": "i feel", "felt": "i felt", "needs": "i need",
+               "being": "me being", "cries": "i cry", "ate": "i ate", "hurt": "i hurt"}
+_BUDDY = re.compile(r"(?<!your )(?<!my )(?<! a )(?<!the )(?<!his )(?<!her )\bbuddy ("
+                    + "|".join(_BUDDY_AS_I) + r") ")
 
 
 def _rephrased(line: Line) -> Line:
-    if "bet" not in line.words and ("why" not in line.words or "not" not in line.words):
+    if ("bet" not in line.words and "buddy" not in line.words
+            and ("why" not in line.words or "not" not in line.words)):
         return line
     text = _WHY_NOT.sub(_WHY_NOT_TO, line.text).replace(" why not ", " whynot ")
     text = _BET.sub(" betcha ", text)
+    text = _BUDDY.sub(lambda m: _BUDDY_AS_I[m.group(1)] + " ", text)
     if text == line.text:
         return line
     words = text.split(" ")
