@@ -72,10 +72,38 @@ def _singular(word: str) -> str:
         else word
 
 
+# A young child drops the "am/is/are" (set 17: "i all by myself", "i sad", "you funny",
+# "it windy"): a line that starts so is also heard with it, so the table's "im ..."
+# phrases need no second spelling.
+COPULA: dict[str, str] = {"i": "im", "me": "im", "you": "youre", "it": "its", "he": "hes",
+                          "him": "hes", "she": "shes", "her": "shes", "we": "were",
+                          "they": "theyre", "that": "thats", "there": "theres"}
+# ... unless the next word is a verb or the copula itself ("i like", "you are").
+NOT_AFTER_COPULA: frozenset[str] = frozenset({
+    "am", "is", "are", "was", "were", "be", "do", "did", "does", "dont", "didnt", "can",
+    "cant", "could", "will", "would", "have", "had", "has", "got", "like", "love", "want",
+    "wanna", "need", "know", "think", "go", "went", "saw", "see", "made", "make", "said",
+    "say", "play", "played", "get", "gets", "ate", "eat", "a", "an", "the", "to", "and",
+    "too", "should", "may", "might", "must", "let", "lets", "keep", "keeps", "put", "took",
+    "take", "give", "gave", "found", "find", "feel", "felt", "hate", "wish", "hope",
+    "lost", "broke", "forgot", "rode", "fell", "won", "ran", "drew", "threw", "bit", "hit",
+    "cut", "hurt", "built", "sang", "swam", "caught", "came", "stole", "told", "heard",
+    "never", "just", "always", "only", "also", "really", "still", "already", "nearly"})
+
+
+def _with_copula(words: list[str]) -> list[str] | None:
+    if len(words) > 1 and words[0] in COPULA and words[1] not in NOT_AFTER_COPULA \
+            and not words[1].endswith("ed"):
+        return [COPULA[words[0]], *words[1:]]
+    return None
+
+
 def _ngrams(words: list[str], longest: int = 6) -> set[tuple[str, ...]]:
-    """Every run of up to `longest` words, as said and with plurals made singular."""
+    """Every run of up to `longest` words, as said and with plurals made singular (and
+    with a dropped copula put back)."""
     out: set[tuple[str, ...]] = set()
-    for seq in (words, [_singular(w) for w in words]):
+    copula = _with_copula(words)
+    for seq in (words, [_singular(w) for w in words], *([copula] if copula else [])):
         out |= {tuple(seq[i:i + n]) for n in range(1, longest + 1)
                 for i in range(len(seq) - n + 1)}
     return out

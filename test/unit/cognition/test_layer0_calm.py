@@ -194,3 +194,11 @@ def test_no_set_gets_a_cheerful_answer_to_a_negative_line(name: str) -> None:
     figures = measure_heldout(lines, Layer0(TABLE))
     assert figures.negative_lines >= 25
     assert figures.wrong_tone == 0, figures.wrong_tone_lines
+
+
+@pytest.mark.parametrize(("line", "intent"), [("i all by myself", "lost_or_alone"),
+                                              ("you funny", "compliment")])
+def test_a_dropped_am_is_are_is_heard(line: str, intent: str) -> None:
+    """A 4 year old drops the copula (set 17): "i all by myself" was met with pride's
+    "Hooray!"; it is "i'm all by myself"."""
+    assert all(a.intent == intent for a in _every_answer(line)), line
