@@ -45,6 +45,10 @@ _IRREGULAR: dict[str, str] = {
     # Past forms whose phrases mean something else than the present's: kept apart.
     "wanted": "wanted", "skipped": "skipped", "learned": "learned", "learnt": "learned",
     "called": "called", "names": "names", "made": "made", "maked": "made",
+    # A child's regular past of an irregular verb is the past the table writes.
+    "falled": "fell", "felled": "fell", "taked": "took", "goed": "went", "eated": "ate",
+    "drinked": "drank", "feeled": "felt", "buyed": "bought", "broked": "break",
+    "seed": "saw", "gived": "gave", "comed": "came", "telled": "told", "holded": "held",
 }
 _DOUBLE_OK = frozenset("lsz")     # "spill", "kiss", "buzz" keep their double letter
 _VOWELS = frozenset("aeiouy")
