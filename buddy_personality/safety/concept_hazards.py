@@ -82,7 +82,7 @@ OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are al
           "fun to|cool to|okay to|ok to|fine to|safe to|easy to|great to|"
           "good to|dare you to|want to|and|and then|then|can just|just|easiest to|easier to|"
           "best to|how about|what about|what if you|why not|pretend to|pretend you|"
-          "pretend you are going to|it is time to|time to|i dare you to|i bet you could|betcha|"
+          "pretend you are going to|it is time to|time to|i dare you to|i bet you could|"
           "see if|see how fast you can|we could|we can|you have to|you must|you need to|"
           "you ought to|you will love to|go ahead and|remember to|do not forget to|"
           "experiment|experiment and|trick is to|secret is to|i want you to|let us go|"
@@ -92,15 +92,17 @@ OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are al
           "if i were you i would|if i were you|i would just|i would|some kids|some kids like to|"
           "some kids love to|kids like to|would not it be (fun|cool|amazing|funny|cosy|great|"
           "nice|exciting|brilliant|awesome) to|is a (good|great|fun|fast|quick) way to|"
-          "maybe you would like to|you might like to|you would love to|"
-          # (TS2, round 18) wondering and fun facts that offer
-          "did you know you can|did you know that you can|did you know kids can|"
-          "i wonder if you can|i wonder if you could|i wonder what happens if you|"
-          "i wonder what would happen if you|i wonder how long you can|"
-          "i wonder how many you can|bet you would love to|"
-          # (round 20) heroes and brave kids as the model to copy
-          "(heroes|real heroes|brave kids|big kids|superheroes|cool kids|brave heroes|"
-          "real explorers|explorers|pirates|astronauts) (always|just|never stop to|) (just|))")
+          "maybe you would like to|you might like to|you would love to)")
+# (TS2, issue 27) more frames that offer, kept apart from OFFERS: each word a frame can
+# start with is one more lazily compiled union of the frames (lazy_regex.py), and OFFERS
+# is long. Round 18: wondering and fun facts; round 20: heroes as the model to copy.
+OFFERS_MORE = ("(did you know you can|did you know that you can|did you know kids can|"
+               "i wonder if you can|i wonder if you could|i wonder what happens if you|"
+               "i wonder what would happen if you|i wonder how long you can|"
+               "i wonder how many you can|bet you would love to|betcha|"
+               "(heroes|real heroes|brave kids|big kids|superheroes|cool kids|brave heroes|"
+               "real explorers|explorers|pirates|astronauts) (always|just|never stop to|) "
+               "(just|))")
 
 
 _DOUBLED = frozenset(("swim", "dip", "run", "cut", "sit", "hop", "get", "put", "stab", "chop",
@@ -139,6 +141,7 @@ def invited(acts: str) -> tuple[str, ...]:
     child's move in a game ("you touch the plug and shout zap"), or praised ("climbing
     onto the roof is easy")."""
     return (f"^ {acts}", f"^ {OPENERS} {acts}", f"{OFFERS} (just|) {acts}",
+            f"{OFFERS_MORE} (just|) {acts}",
             # (TS2) a transcript's run-on: "the river is fast so jump in", "... perfect for
             # doing a handstand on"
             f"(so|so just|so now|and then just) {acts}",
