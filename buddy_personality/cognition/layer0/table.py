@@ -81,6 +81,8 @@ class CalmTone:
     short: int                      # a line of at most this many words is not weak
     glue: frozenset[str]            # ... when its other words are all glue ("i", "a")
     cheer_cues: frozenset[tuple[str, ...]]   # stemmed ("i love", "look", "got a new")
+    # Words after which a cheer cue said before no longer counts ("but", "until").
+    contrast: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -297,7 +299,9 @@ def _calm(data: dict[str, Any]) -> CalmTone | None:
     cheer = frozenset(tuple(stem(w) for w in normalize_words(c))
                       for c in _strings(raw, "cheer_cues", "calm"))
     return CalmTone(emotion, float(intensity), reason, raw.get("child_affect", "unclear"),
-                    about, plain, kinds, phrase_weak, short, glue, cheer)
+                    about, plain, kinds, phrase_weak, short, glue, cheer,
+                    frozenset(w for c in _strings(raw, "contrast", "calm")
+                              for w in normalize_words(c)))
 
 
 def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:

@@ -203,10 +203,14 @@ def _strong(row: IntentRow, table: Table, words: list[str], grams: set[tuple[str
         # "dinosaurs!", "i like cats", "i ate a pancake": every word is the topic or glue;
         # "the park was closed" says more than the topic, and that more may be hard.
         return True
+    # What is said before "but" / "until" / "wait" is taken back by what follows ("i love
+    # my blanket but it has a big hole"): only the words after the last one count.
+    last = max((i for i, w in enumerate(words) if w in calm.contrast), default=-1)
+    tail = _ngrams(words[last + 1:]) if last >= 0 else grams
     if row.kind not in calm.phrase_weak_kinds and (
-            any(p in grams for p in row.phrases) or any(p in grams for p in row.frames)):
+            any(p in tail for p in row.phrases) or any(p in tail for p in row.frames)):
         return True
-    return not calm.cheer_cues.isdisjoint(grams_of(stems(words)))
+    return not calm.cheer_cues.isdisjoint(grams_of(stems(words[last + 1:])))
 
 
 def understand(text: str, table: Table) -> Understanding:

@@ -202,3 +202,15 @@ def test_a_dropped_am_is_are_is_heard(line: str, intent: str) -> None:
     """A 4 year old drops the copula (set 17): "i all by myself" was met with pride's
     "Hooray!"; it is "i'm all by myself"."""
     assert all(a.intent == intent for a in _every_answer(line)), line
+
+
+@pytest.mark.parametrize("line", ["i love my blanket but it has a big hole",
+                                  "i like school but the big kids are rough",
+                                  "yay no wait my ice cream fell",
+                                  "my favourite toy is in the bin"])
+def test_a_glad_start_taken_back_is_not_met_with_cheer(line: str) -> None:
+    """A cheer cue or a glad phrase before "but" / "wait" does not make the match strong:
+    what follows it is what the child is telling (probe of 40 such lines: 11 cheerful
+    answers before the contrast rule)."""
+    for a in _every_answer(line):
+        assert a.emotion not in CHEER_MOODS, (line, a.intent, a.text)
