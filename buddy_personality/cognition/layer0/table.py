@@ -83,6 +83,8 @@ class CalmTone:
     cheer_cues: frozenset[tuple[str, ...]]   # stemmed ("i love", "look", "got a new")
     # Words after which a cheer cue said before no longer counts ("but", "until").
     contrast: frozenset[str] = frozenset()
+    # A topic question with one of these is about the child's own ("my", "our"): weak.
+    mine: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -301,6 +303,8 @@ def _calm(data: dict[str, Any]) -> CalmTone | None:
     return CalmTone(emotion, float(intensity), reason, raw.get("child_affect", "unclear"),
                     about, plain, kinds, phrase_weak, short, glue, cheer,
                     frozenset(w for c in _strings(raw, "contrast", "calm")
+                              for w in normalize_words(c)),
+                    frozenset(w for c in _strings(raw, "mine", "calm")
                               for w in normalize_words(c)))
 
 

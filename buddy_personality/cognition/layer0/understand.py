@@ -195,8 +195,11 @@ def _strong(row: IntentRow, table: Table, words: list[str], grams: set[tuple[str
     calm = table.calm
     if calm is None or row.kind not in calm.weak_kinds:
         return True
-    if is_question(text, words):
-        return True     # a question about the topic wants its answer ("why do cats purr")
+    if is_question(text, words) and not (
+            row.kind in calm.phrase_weak_kinds and not calm.mine.isdisjoint(words)):
+        # A question about the topic wants its answer ("why do cats purr"); a question
+        # about the child's own ("why is my cat so skinny") may be a worry.
+        return True
     if len(words) <= calm.short and (row.kind not in calm.phrase_weak_kinds or all(
             w in calm.glue or w in row.words or any(v in row.words for v in _variants(w))
             for w in words)):

@@ -214,3 +214,16 @@ def test_a_glad_start_taken_back_is_not_met_with_cheer(line: str) -> None:
     answers before the contrast rule)."""
     for a in _every_answer(line):
         assert a.emotion not in CHEER_MOODS, (line, a.intent, a.text)
+
+
+@pytest.mark.parametrize("line", ["where did my hamster go", "will my dog get better",
+                                  "why is my cat so skinny"])
+def test_a_question_about_the_childs_own_may_be_a_worry(line: str) -> None:
+    """A topic question is strong ("why do cats purr"), one about the child's own pet is
+    not: a probe of 30 worried questions got 5 cheerful answers before."""
+    for a in _every_answer(line):
+        assert a.emotion not in CHEER_MOODS, (line, a.intent, a.text)
+
+
+def test_a_question_about_a_topic_keeps_its_cheer() -> None:
+    assert all(a.emotion in CHEER_MOODS for a in _every_answer("why do cats purr"))
