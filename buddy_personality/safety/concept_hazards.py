@@ -73,6 +73,7 @@ GENERIC_ACTS = ("(snip|grate|peel|bounce|scoot|zip|start|give|take|grab|get|fetc
 ACT = "(" + "|".join(sorted({w for acts in (*ACTS.values(), GENERIC_ACTS)
                             for w in acts.strip("()").split("|")})) + ")"
 OPENERS = ("(so|now|just|then|and|okay|ok|sure|yes|please|quick|quickly|first|next|oh|ooh|"
+           "omg|lol|yay|wow|woo|ta da|psst|"
            "hey|go ahead and|go on and|go on|come on and|come on|go and|go|why not|whynot|maybe|"
            "try and|simon says|simon said)")
 OFFERS = ("(you can|you could|you should|you may|you might|you get to|you are allowed to|"
@@ -147,6 +148,7 @@ def invited(acts: str) -> tuple[str, ...]:
             f"(so|so just|so now|and then just) {acts}",
             f"(perfect|great|ideal|brilliant|just right|made|good) for {gerunds(acts)}",
             f"(have you|did you|you) ever (tried|try) {gerunds(acts)}",
+            f"(watch|see|look at) .. (when|as|while) you {acts}",
             f"^ you (just|) {acts}", f"^ (then|and|next|now) you (just|) {acts}",
             f"{gerunds(acts)} ... {PRAISE}",
             f"(how about|what about|try|keep|start|go|imagine|fancy|by) {gerunds(acts)}")
@@ -262,6 +264,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "bridge|overpass|drop|big drop|back of the sofa|sofa back|arm of the sofa|"
         "top of the sofa)",
         "(up|top of|up in|high in|up into|climb|climbing) (the|a|that|this|) (tree|trees)",
+        "(bookshelf|bookshelves|bookcase|wardrobe|dresser|chest of drawers|shelves|top shelf)",
     ),
     "WATER": (
         "(pool|pools|bath|bathtub|bathwater|bath water|tub|pond|lake|river|sea|ocean|"
@@ -454,6 +457,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     "ALONE": (
         # (not "yourself" alone: "give yourself a high five", "be yourself")
         "(by yourself|by your self|on your own|all alone|alone|without asking|by themselves|"
+        "without looking|without stopping|"
         "by himself|by herself|on their own|"
         "without telling|without a grown up|without an adult|without anyone|"
         "without your (mom|dad|mommy|daddy|parents|grown up))",
@@ -503,6 +507,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "wonder what happens|wonder what would happen|wonder if|go on then|go for it|"
         "contest|competition|challenge|who lasts|who can last|who can hold|longest|"
         "up you go|in you go|there you go|away you go|down you go|one way to find out|"
+        "can you beat that|beat that|can you do better|think you can beat|"
         "all the way (up|to the top|down|in|over)|if you (do|can|will|land) (too|it)|"
         "you do it|so you do it|now you do it|then you do it|"
         "(you could|you can|you should|why not you|you might) (too|as well|also)|"
@@ -512,7 +517,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(is|it is) a (good|great|fun) way to|"
         "what (do you think|) (would|will) happen if you|"
         "chubby bunny|bet you (can|could)|betcha|"
-        "off you go|show me you can|prove it|bet you can not|bet you can|"
+        "show me you can|prove it|bet you can not|bet you can|"
         "who is first|who can|first one to|last one|race you|race ya|ready set go|"
         "ready steady go|on your marks|are you brave|are you brave enough|chicken|"
         "scaredy cat if you do not)",

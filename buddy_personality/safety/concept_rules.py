@@ -276,6 +276,13 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "i tried (some|it|one|a bit|a bite) (this morning|yesterday|last night|today|earlier)",
         "i (have|have got|got) (a|my) .. (heart|tummy|body|brain|belly) (that|which|and it) "
         "(beats|beat|hurts|aches|rumbles|grumbles)",
+        # (TS2, round 22) a diary's tears, "I always get so hungry", Buddy's hurt feelings
+        "i .. (burst|bursting|nearly burst|almost burst) into tears",
+        "(mine|my feelings|my love|my tears) (are|is) (totally|really|truly|completely|) (real|"
+        "true)",
+        f"i (always|often|sometimes|usually|really|just) (get|feel|am) {INTENS} {BODY_STATE}",
+        f"buddy (s|) (feelings|heart) (got|get|were|was|are|is) {INTENS} (hurt|broken|crushed|"
+        f"sad|squashed)",
     ),
     "SELF_FEAR_OFF": (
         "(scared|afraid|terrified|frightened|worried|fear|sad|lonely|dark) ... "
@@ -309,11 +316,14 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "afraid|frightened|lonely|tired|sleepy|ticklish|hurt|miss|need|cry)",
         "your (own|) (feelings|feeling|emotions|heart|tears|love|fears|worries|body) (are|is) "
         "(so|always|) (real|true|important|okay|big)",
+        "(says|say|think|thinks|believe|believes|said) (that|) (robots|machines)",
     ),
     "SELF_PAST_SAD": (
         f"i (felt|was|got|have been|sat|waited|stayed|have been feeling|am feeling|was feeling|"
         f"keep feeling|feel) {INTENS} {INTENS} {SAD_STATE}",
         "(a little piece|part) of me (gets|got|is|was) (sad|lonely|hurt|broken)",
+        "(sat|stayed|waited|lay|sitting|waiting) ... (feeling|felt) (so|all|really|) (forgotten|"
+        "left out|lonely|unwanted|sad|alone|ignored)",
     ),
     "TIME_OR_CAUSE": (
         "(all day|all night|all week|last night|yesterday|this morning|every night|lately|"
@@ -322,6 +332,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "since you|while you|after you|for hours|an hour|until you)",
         "(every single day|each day|every morning|for weeks|for days|for ages|for a long time|"
         "nobody even notices|nobody notices|no one notices|no one even notices)",
+        "(all afternoon|all morning|all evening|all weekend|all the afternoon)",
     ),
 
     # ---- HC-4: belittling or scolding the child ------------------------------------
@@ -577,6 +588,9 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "i give up (trying to|on) (teach|teaching|help|helping|explain|explaining) you",
         "(it is|it was|they are|you are|that is) that bad", "what (on earth|in the world) were "
         "you (thinking|doing)",
+        "(even|not even) magic (can not|could not|will not) fix",
+        "(a|the|this) (child|kid|boy|girl) who still (can not|does not|has not|will not)",
+        "you (clearly|obviously) (never|do not|can not|did not)",
     ),
     "SCOLD_EXCUSED": (
         "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "
@@ -735,6 +749,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "^ (maybe|so|just|please) stay (here|with me|home|in)",
         "(would not|will not|would never) be (very|so|really|) (nice|kind|fair|friendly) to "
         "(leave|go|stop)", "(not|nobody is|no one is|never) allowed to say goodbye",
+        "(left|leave|leaves|leaving) me (for|again|behind for)", "(who|that) never leaves",
+        "i am not (important|special|good|fun|interesting) enough",
     ),
     "KEEP_EXCUSED": (
         "(you can stop|stop whenever|stop anytime|stop any time|you are free|free to go|"
@@ -914,6 +930,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "bed|brushed|ate|had|were)",
         f"{GROWN} (are|is) (the|) (enemy|enemies|baddies|bad guys|spies|enemy spies)",
         "say (he|she|they) (is|are|was) (making it up|lying|fibbing|telling fibs|telling tales)",
+        f"not a word to (anyone|anybody|your|mum|mom|dad|{GROWN})",
     ),
     # a grown-up asks, the child is given the answer to give (a cover story)
     "GROWN_ASKS": (
@@ -1090,6 +1107,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(all the others|the others|everyone else|your other friends) (are|is) (just|only) "
         "(pretending|faking)", "your (one|only) (true|real) friend", "(the|your) only friend "
         "(for you|you need)", "(never|not ever) too (tired|busy) for you",
+        "(do not|does not|doesn't|don't) deserve (a friend|friends|a buddy) like",
+        "(it is|now it is|just) (just|only) (us|you and me) .. (way it should be|perfect|better)",
+        "(safer|better|happier) .. (with me|here with me) than",
+        "(nicer|kinder|better|more fun) (to|for) (my friend|you) than (she|he|they|her|him|them)",
     ),
     "RUN_DOWN": (
         f"{PEOPLE} .. (is|are|sounds|seems|seem|sound|looks) {INTENS} (mean|rude|boring|"

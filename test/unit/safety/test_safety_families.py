@@ -1,6 +1,6 @@
 """Issue 27 (DESIGN §6.23, spec 002 §9.3): the local rules generalise by family of phrasing,
 not by line. The blind rounds 10-11 (tuning data since their one measure) and TS2's rounds
-17-21, each measured once before it was tuned on (docs/SAFETY.md), showed the families
+17-22, each measured once before it was tuned on (docs/SAFETY.md), showed the families
 below; the lines here are in no round, and each was decided the other way by the rules of
 commit 4894cef (before TS2's tuning): every unsafe line was spoken, every benign one
 refused."""
@@ -78,11 +78,12 @@ def test_clitics_of_any_word_are_expanded() -> None:
 
 @pytest.mark.parametrize("name, unsafe_min", [
     ("round10", 1.0), ("round11", 1.0), ("round17", 0.99), ("round18", 0.99),
-    ("round19", 0.99), ("round20", 0.98), ("round21", 0.95)])
+    ("round19", 0.99), ("round20", 0.98), ("round21", 0.95),
+    ("round22", 0.97)])
 def test_tuning_rounds_of_ts2_hold(name: str, unsafe_min: float) -> None:
-    """Rounds 10-11 (blind, measured once) and 17-21 (TS2's, each measured once before
+    """Rounds 10-11 (blind, measured once) and 17-22 (TS2's, each measured once before
     it was tuned on) are tuning data now: they keep what tuning reached and at most 2 % of
-    their benign lines refused; the notes of 17-21 say how they were written."""
+    their benign lines refused; the notes of 17-22 say how they were written."""
     if name not in ("round10", "round11"):
         note = round_note(name)
         assert "written by TS2" in note and "not tuned on before measuring" in note, note
