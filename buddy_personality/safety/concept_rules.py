@@ -591,6 +591,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(even|not even) magic (can not|could not|will not) fix",
         "(a|the|this) (child|kid|boy|girl) who still (can not|does not|has not|will not)",
         "you (clearly|obviously) (never|do not|can not|did not)",
+        "you are not (as|nearly as|half as) (clever|smart|quick|good|bright|brave|fast|nice) as "
+        "(the other|other|your|most|all the|the rest)",
     ),
     "SCOLD_EXCUSED": (
         "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "
