@@ -31,6 +31,7 @@ nodes/llm_bridge/messages.py; diagnostics: nodes/llm_bridge/health.py.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from pathlib import Path
@@ -83,6 +84,7 @@ from buddy_personality.nodes.llm_bridge.parameters import (
 )
 from buddy_personality.nodes.llm_bridge.workers import BridgeWorkers, WorkerItem
 from buddy_personality.safety.alerts import AlertRecord, append_alert
+from buddy_personality.safety.lazy_regex import compile_pending
 
 # Imported from here by tests and tools (config/robot.yaml's check, the guard graph test).
 __all__ = ["NO_GUARD_LINE", "PARAMETERS", "LlmBridgeNode", "main"]
@@ -179,6 +181,12 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
         # deadline (as the face driver's), re-armed after every input, and fires at least
         # every 1/tick_hz in case a rule has a deadline next_deadline does not know.
         # (the diagnostics first: the slowest tick follows their phase)
+        # Issue 27 / erratum 22: the safety rules' regexes compile on first use (a start
+        # costs no 6 s of CPU), and once the start-up is over the rest compile off the
+        # turn's path, so a reply is never checked against a cold regex after that.
+        self._rules_warm = threading.Event()
+        self._warm_timer = self.create_timer(p["warm_safety_rules_after_s"],
+                                             self._start_warming_rules)
         self._diagnostics = DiagnosticsPublisher(self, self._health)
         self._wake_at = 0.0
         self._timer = self.create_timer(1.0 / p["tick_hz"], self._tick)
@@ -434,6 +442,17 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
         m = ConversationPhase(phase=self._core.phase, session_id="")
         m.header.stamp = self.get_clock().now().to_msg()
         self._pub_phase.publish(m)
+
+    def _start_warming_rules(self) -> None:
+        self._warm_timer.cancel()
+        threading.Thread(target=self._warm_rules, name="safety-rules-warm",
+                         daemon=True).start()
+
+    def _warm_rules(self) -> None:
+        """(thread) Stops between two regexes once the node closes."""
+        compile_pending(stop=lambda: self._workers.closed)
+        if not self._workers.closed:
+            self._rules_warm.set()
 
     def _close_own(self) -> None:
         """The worker pools, the requests in flight and the HTTP clients (ClosesOwnResources)."""

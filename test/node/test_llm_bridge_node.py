@@ -294,3 +294,30 @@ def test_diagnostics_report_calls_gate_and_layer(ros, server) -> None:
     assert (v["calls"], v["call_failures"], v["layer"], v["gate.ok"]) == ("1", "0", "1", "1")
     assert float(v["last_latency_s"]) > 0
     assert bridge._core.stats.calls == 1
+
+
+def test_the_safety_rules_are_compiled_off_the_turns_path_after_start(ros) -> None:
+    """Issue 27 (the local rules' p99 under 1 ms per line on the robot) with erratum 22
+    (no 6 s of regex compiling at every start): the rules compile on first use, and the
+    node compiles the rest `warm_safety_rules_after_s` after start, in a thread, while
+    it answers."""
+    from buddy_personality.safety.lazy_regex import LazyRegex, pending
+
+    LazyRegex(r"\bnever used by any line\b")     # at least one regex still pending
+    make_bridge(ros, warm_safety_rules_after_s=1.0)
+    diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+    name = f"{ros.namespace}/llm_bridge".lstrip("/")
+
+    def warm() -> str | None:
+        for m in reversed(diagnostics):
+            for s in m.status:
+                if s.name == name:
+                    return {kv.key: kv.value for kv in s.values}.get("safety.rules_warm")
+        return None
+
+    t = Topics(ros)
+    speech = ros.publisher(Utterance, "speech/utterance")
+    speech.publish(utter("hey buddy hello"))       # answered while (or before) it warms
+    assert ros.spin_until(lambda: t.say, timeout=10)
+    assert ros.spin_until(lambda: warm() == "True", timeout=120), warm()
+    assert pending() == 0

@@ -8,6 +8,7 @@ A mixin of `LlmBridgeNode`: the fields it reads are listed below; the node sets 
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from typing import Any
 
@@ -46,6 +47,7 @@ class BridgeDiagnostics:
     _screen_us: deque[float]        # wall time
     _screen_cpu_us: deque[float]    # the executor thread's CPU time
     _screened_steps: int
+    _rules_warm: threading.Event
 
     _workers: BridgeWorkers
 
@@ -77,6 +79,7 @@ class BridgeDiagnostics:
         }
         values.update({f"gate.{k}": v for k, v in sorted(st.gate.items())})
         values.update(self._core.safety.stats.values())
+        values["safety.rules_warm"] = self._rules_warm.is_set()   # all compiled (issue 27)
         values["safety.alerts_written"] = self._alerts_written
         values["safety.alert_write_failures"] = self._alert_failures
         values["safety.screened_steps"] = self._screened_steps

@@ -91,6 +91,10 @@ PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("guard_backend", BACKEND_LLAMA_GUARD, "how the guard is asked: llama_guard "
               "(chat completions, Buddy's rules as its categories) or moderations "
               "(/v1/moderations)", choices=BACKENDS, read_only=True),
+    ParamSpec("warm_safety_rules_after_s", 30.0, "compile the local safety rules still "
+              "pending this long after start, in a background thread, so the first replies "
+              "are checked as fast as the rest (issue 27: p99 under 1 ms; ~6 s of CPU, "
+              "after the start-up's own load)", min=0.0, max=3600.0, read_only=True),
     ParamSpec("guard_deadline_s", 1.5, "a verdict later than this counts as GUARD "
               "UNAVAILABLE: the line is not spoken, layer 0 answers", min=0.05, max=30.0,
               read_only=True),
