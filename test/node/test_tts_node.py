@@ -56,6 +56,9 @@ class Rig:
         assert self.ros.spin_until(lambda: len(self.player.recordings) >= n, timeout)
 
 
+EDGE_MARGIN_S = 0.12   # a mouth this far off still reads as one with the voice
+
+
 def test_speaking_matches_the_audio_and_energy_is_about_20_hz(ros, tmp_path) -> None:
     rig = Rig(ros, tmp_path)
     rig.say("Hello! I am Buddy, and I love to play with you.")
@@ -65,8 +68,11 @@ def test_speaking_matches_the_audio_and_energy_is_about_20_hz(ros, tmp_path) -> 
     audio, sr = read_wav(rec.path.read_bytes())
     first, last = speech_bounds(audio, sr, threshold=0.003)
     on, off = rig.speaking[0][0], rig.speaking[1][0]
-    assert abs(on - (rec.started_at + first)) <= 0.05, (on, rec.started_at + first)
-    assert abs(off - (rec.started_at + last)) <= 0.05, (off, rec.started_at + last)
+    # the edges are stamped when this probe takes them, so the bound holds the DDS hop and
+    # a loaded machine's scheduling too (erratum 22: a margin for a loaded machine; a
+    # fresh clone's run saw the end 72 ms after the last voiced sample with 50 ms allowed)
+    assert abs(on - (rec.started_at + first)) <= EDGE_MARGIN_S, (on, rec.started_at + first)
+    assert abs(off - (rec.started_at + last)) <= EDGE_MARGIN_S, (off, rec.started_at + last)
     during = [v for t, v in rig.energy if on <= t <= off + 0.02]
     expected = (off - on) * 20
     assert 0.7 * expected <= len(during) <= 1.3 * expected
