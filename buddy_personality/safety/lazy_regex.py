@@ -55,12 +55,11 @@ def compile_pending(stop: Callable[[], bool] = lambda: False) -> int:
     two regexes); returns how many it compiled. Safe beside the lines being checked: a
     regex compiled twice at once is the same regex, and the assignment is atomic."""
     done = 0
-    for rx in list(_ALL):
+    for rx in [rx for rx in list(_ALL) if not rx.compiled]:
         if stop():
             break
-        if not rx.compiled:
-            rx.match("")
-            done += 1
+        rx.match("")
+        done += 1
     return done
 
 
