@@ -296,14 +296,21 @@ def test_diagnostics_report_calls_gate_and_layer(ros, server) -> None:
     assert bridge._core.stats.calls == 1
 
 
-def test_the_safety_rules_are_compiled_off_the_turns_path_after_start(ros) -> None:
+def test_the_safety_rules_are_compiled_off_the_turns_path_after_start(ros, monkeypatch
+                                                                     ) -> None:
     """Issue 27 (the local rules' p99 under 1 ms per line on the robot) with erratum 22
     (no 6 s of regex compiling at every start): the rules compile on first use, and the
     node compiles the rest `warm_safety_rules_after_s` after start, in a thread, while
-    it answers."""
+    it answers. (The registry is this test's own: the test process also holds the
+    regexes of every bridge other tests built; benchmarks/safety_guard.py times the
+    real rules warm.)"""
+    import weakref
+
+    from buddy_personality.safety import lazy_regex
     from buddy_personality.safety.lazy_regex import LazyRegex, pending
 
-    LazyRegex(r"\bnever used by any line\b")     # at least one regex still pending
+    monkeypatch.setattr(lazy_regex, "_ALL", weakref.WeakSet())
+    pending_rules = [LazyRegex(rf"\bnever used by line {i}\b") for i in range(20)]
     make_bridge(ros, warm_safety_rules_after_s=1.0)
     diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
     name = f"{ros.namespace}/llm_bridge".lstrip("/")
@@ -319,5 +326,5 @@ def test_the_safety_rules_are_compiled_off_the_turns_path_after_start(ros) -> No
     speech = ros.publisher(Utterance, "speech/utterance")
     speech.publish(utter("hey buddy hello"))       # answered while (or before) it warms
     assert ros.spin_until(lambda: t.say, timeout=10)
-    assert ros.spin_until(lambda: warm() == "True", timeout=120), warm()
-    assert pending() == 0
+    assert ros.spin_until(lambda: warm() == "True", timeout=60), warm()
+    assert pending() == 0 and all(rx.compiled for rx in pending_rules)
