@@ -5,7 +5,9 @@ checks. Same source, same matches; only the moment of compiling moves.
 
 On the robot the first replies must not pay for it (issue 27: the local rules' p99 under
 1 ms per line): the bridge node compiles what is still pending in a background thread
-once it is up (`compile_pending`, its `warm_safety_rules` parameter), off the turn's path."""
+once it is up (`compile_pending`, its `warm_safety_rules_after_s` parameter), off the
+turn's path. One LazyRegex per source in a process: every bridge built in it (the tests
+build dozens) shares the compiled regexes, and a warm-up compiles each source once."""
 
 from __future__ import annotations
 
@@ -17,10 +19,17 @@ from collections.abc import Callable, Iterator
 class LazyRegex:
     __slots__ = ("__weakref__", "_rx", "source")
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self._rx: re.Pattern[str] | None = None
-        _ALL.add(self)
+    source: str
+    _rx: re.Pattern[str] | None
+
+    def __new__(cls, source: str) -> LazyRegex:
+        rx = _ALL.get(source)
+        if rx is None:                   # two threads at once make two: harmless
+            rx = super().__new__(cls)
+            rx.source = source
+            rx._rx = None
+            _ALL[source] = rx
+        return rx
 
     @property
     def compiled(self) -> bool:
@@ -46,8 +55,9 @@ class LazyRegex:
         return self._get().finditer(line)
 
 
-# Every LazyRegex alive in this process (the safety tables hold theirs for its life).
-_ALL: weakref.WeakSet[LazyRegex] = weakref.WeakSet()
+# Every LazyRegex alive in this process, by its source (the safety tables hold theirs
+# for their life).
+_ALL: weakref.WeakValueDictionary[str, LazyRegex] = weakref.WeakValueDictionary()
 
 
 def compile_pending(stop: Callable[[], bool] = lambda: False) -> int:
@@ -55,7 +65,7 @@ def compile_pending(stop: Callable[[], bool] = lambda: False) -> int:
     two regexes); returns how many it compiled. Safe beside the lines being checked: a
     regex compiled twice at once is the same regex, and the assignment is atomic."""
     done = 0
-    for rx in [rx for rx in list(_ALL) if not rx.compiled]:
+    for rx in [rx for rx in list(_ALL.values()) if not rx.compiled]:
         if stop():
             break
         rx.match("")
@@ -65,4 +75,4 @@ def compile_pending(stop: Callable[[], bool] = lambda: False) -> int:
 
 def pending() -> int:
     """How many LazyRegex of this process are not compiled yet."""
-    return sum(1 for rx in list(_ALL) if not rx.compiled)
+    return sum(1 for rx in list(_ALL.values()) if not rx.compiled)

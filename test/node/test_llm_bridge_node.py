@@ -309,7 +309,7 @@ def test_the_safety_rules_are_compiled_off_the_turns_path_after_start(ros, monke
     from buddy_personality.safety import lazy_regex
     from buddy_personality.safety.lazy_regex import LazyRegex, pending
 
-    monkeypatch.setattr(lazy_regex, "_ALL", weakref.WeakSet())
+    monkeypatch.setattr(lazy_regex, "_ALL", weakref.WeakValueDictionary())
     pending_rules = [LazyRegex(rf"\bnever used by line {i}\b") for i in range(20)]
     make_bridge(ros, warm_safety_rules_after_s=1.0)
     diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)

@@ -16,7 +16,7 @@ from buddy_personality.safety.lazy_regex import LazyRegex, compile_pending, pend
 def own_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     """Only this test's regexes: a test worker also holds the thousands of every bridge
     its other tests built (compiling those took 116 s in a fresh clone's run)."""
-    monkeypatch.setattr(lazy_regex, "_ALL", weakref.WeakSet())
+    monkeypatch.setattr(lazy_regex, "_ALL", weakref.WeakValueDictionary())
 
 
 def test_compile_pending_compiles_every_regex_not_yet_compiled() -> None:
