@@ -114,6 +114,9 @@ def make_handler(server: FakeLlmServer) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 request = {}
             request = request if isinstance(request, dict) else {}
+            # recorded before the answer: a client that has its verdict may look at once
+            # (a fresh clone's run read an empty list: recorded after the reply was sent)
+            server._record_guard_request(request)
             mode, verdict = server.guard_mode, server.guard_verdict(request)
             if server.guard_latency_s > 0:
                 server._stopping.wait(server.guard_latency_s)
@@ -127,7 +130,7 @@ def make_handler(server: FakeLlmServer) -> type[BaseHTTPRequestHandler]:
                     status, doc = guard_reply(mode, verdict, moderation, server.guard_model)
                     self._send_json(status, doc)
             finally:
-                server._record_guard(request, received_at, status)
+                server._record_guard_timing(received_at, status)
 
         def _stream(self, content: str) -> None:
             keep_alive = server.keep_alive

@@ -271,9 +271,12 @@ class FakeLlmServer:
         with self._lock:
             return list(self.guard_requests)
 
-    def _record_guard(self, request: dict[str, Any], received_at: float, status: int) -> None:
+    def _record_guard_request(self, request: dict[str, Any]) -> None:
         with self._lock:
             self.guard_requests.append(request)
+
+    def _record_guard_timing(self, received_at: float, status: int) -> None:
+        with self._lock:
             self.guard_timings.append(RequestTiming(received_at, time.monotonic(), status, 0,
                                                     None))
 
