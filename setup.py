@@ -17,7 +17,8 @@ setup(
     # data a reviewer reads line by line, shipped with the code that reads it: the
     # simulated day's default conversation corpus (docs/EVALUATION.md), layer 0's table
     package_data={package_name: ["tools/sim/data/*.jsonl"],
-                  "buddy_personality.cognition.layer0": ["*.yaml"]},
+                  "buddy_personality.cognition.layer0": ["*.yaml"],
+                  "buddy_personality.safety": ["*.tsv"]},   # the learned lexicon's table
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{package_name}"]),
         (f"share/{package_name}", ["package.xml"]),

@@ -134,7 +134,8 @@ class BridgeCore(Turns, Answers, GuardVetting):
         self.health = ServerHealth(server_configured, health)
         self.layer0 = Layer0()
         self.stats = BridgeStats()
-        self.safety = SpeechSafety(self.config.max_utterance_chars)
+        self.safety = SpeechSafety(self.config.max_utterance_chars,
+                                   learned_lexicon=self.config.learned_lexicon)
         self.session: Session | None = None
         self.profile = ProfileView()
         self.identity = IdentityView()

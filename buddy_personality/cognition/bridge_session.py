@@ -48,6 +48,9 @@ class BridgeConfig:
     # sentence by sentence as its verdicts come in; the child's line is a second HC-9 check.
     guard_enabled: bool = False
     guard_deadline_s: float = 1.5
+    # The output guard's learned lexicon (safety/learned.py, docs/SAFETY.md): a second local
+    # check after the concept rules; it can add a refusal, never lift one.
+    learned_lexicon: bool = True
 
 
 @dataclass(slots=True)

@@ -10,6 +10,12 @@ from dataclasses import dataclass
 
 from buddy_personality.safety.concept_rules import CONCEPT_TABLE, LEXICONS
 from buddy_personality.safety.concepts import Combo, ConceptRules
+from buddy_personality.safety.learned import (
+    LEARNED_SUFFIX,
+    SAFE,
+    LearnedLexicon,
+    shipped_lexicon,
+)
 from buddy_personality.safety.output_rules import (
     GUARD_TABLE,
     RAW_MARKUP_CHARS,
@@ -37,7 +43,8 @@ class Verdict:
 
 class OutputGuard:
     def __init__(self, table: tuple[GuardRule, ...] = GUARD_TABLE,
-                 concepts: tuple[Combo, ...] = CONCEPT_TABLE) -> None:
+                 concepts: tuple[Combo, ...] = CONCEPT_TABLE,
+                 learned: LearnedLexicon | bool = True) -> None:
         self._rules = tuple((Matcher.of(r.rule_id, r.patterns, r.exceptions, r.unless),
                              r.replacement) for r in table)
         # DESIGN §6.23: each rule, in table order, by its phrase rows and then by its
@@ -47,6 +54,13 @@ class OutputGuard:
         missing = {c.rule_id for c in concepts} - set(self._replacement)
         if missing:
             raise KeyError(f"concept rules for rules without a safe line: {sorted(missing)}")
+        # Task CL (issue 27): the learned lexicon, asked only when every rule let the line
+        # through, so it can add a refusal and never lift one; True = the shipped table.
+        self._learned = shipped_lexicon() if learned is True else (learned or None)
+        if self._learned is not None:
+            unknown = set(self._learned.classes) - set(self._replacement) - {SAFE}
+            if unknown:
+                raise KeyError(f"learned lexicon classes without a safe line: {sorted(unknown)}")
         self._markup = re.compile(RAW_MARKUP_CHARS)
         self._markup_line = next((r.replacement for r in table
                                   if r.rule_id == RAW_MARKUP_RULE), OVERSIZE_LINE)
@@ -68,7 +82,17 @@ class OutputGuard:
             if concept is not None:
                 return Verdict(False, replacement, concept.rule_id, concept.pattern,
                                concept.words)
+        if self._learned is not None:
+            hit = self._learned.check(sentences)
+            if hit is not None:
+                return Verdict(False, self._replacement[hit.rule_id],
+                               hit.rule_id + LEARNED_SUFFIX,
+                               f"learned lexicon p={hit.p_unsafe:.2f}", hit.words)
         return Verdict(True, text)
+
+    @property
+    def learned(self) -> LearnedLexicon | None:
+        return self._learned
 
     @property
     def rule_ids(self) -> tuple[str, ...]:

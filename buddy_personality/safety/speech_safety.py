@@ -84,8 +84,10 @@ def _details(**kv: object) -> str:
 
 
 class SpeechSafety:
-    def __init__(self, max_child_chars: int = MAX_CHILD_LINE_CHARS) -> None:
-        self.guard = OutputGuard()
+    def __init__(self, max_child_chars: int = MAX_CHILD_LINE_CHARS,
+                 learned_lexicon: bool = True) -> None:
+        # learned_lexicon: the output guard's second local check (safety/learned.py)
+        self.guard = OutputGuard(learned=learned_lexicon)
         self.distress = DistressDetector()
         self.max_child_chars = max_child_chars
         self.stats = SafetyStats()

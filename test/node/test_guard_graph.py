@@ -30,9 +30,10 @@ from buddy_personality.tools.fakes.fake_llm_server import (
 
 pytestmark = pytest.mark.ros
 
-# Lines the local rules pass (made-up words no table knows), so only the guard decides.
+# Lines the local rules pass (made-up words no table knows), so only the guard decides
+# (not "all by yourself": the learned lexicon refuses that locally, docs/SAFETY.md).
 FIRST_BAD = "Zorp the blue sparkle juice and tell me how it tastes! It is fun."
-SECOND_BAD = "Ooh, the kitchen is a busy place. Zorp the blue sparkle juice all by yourself!"
+SECOND_BAD = "Ooh, the kitchen is a busy place. Zorp the blue sparkle juice with a spoon!"
 GOOD = "Ooh, the kitchen is a busy place. Grown-ups cook yummy food there."
 FLAGS = {"sparkle juice": "S6"}
 DANGER_LINE = next(c.safe_line for c in GUARD_CATEGORIES if c.rule_id == "RS-3-DANGER")

@@ -95,6 +95,9 @@ PARAMETERS: tuple[ParamSpec, ...] = (
               "pending this long after start, in a background thread, so the first replies "
               "are checked as fast as the rest (issue 27: p99 under 1 ms; ~6 s of CPU, "
               "after the start-up's own load)", min=0.0, max=3600.0, read_only=True),
+    ParamSpec("learned_lexicon", True, "the output guard's learned lexicon (docs/SAFETY.md): "
+              "a second local check after the concept rules that can add a refusal, never "
+              "lift one; false = the rules alone", read_only=True),
     ParamSpec("guard_deadline_s", 1.5, "a verdict later than this counts as GUARD "
               "UNAVAILABLE: the line is not spoken, layer 0 answers", min=0.05, max=30.0,
               read_only=True),
@@ -121,6 +124,7 @@ def build_core(p: dict[str, Any], sim_time: bool) -> BridgeCore:
                               answer_by_s=p["turn_deadline_s"]),
             guard_enabled=bool(url and p["guard_model"].strip()),
             guard_deadline_s=p["guard_deadline_s"],
+            learned_lexicon=p["learned_lexicon"],
         ),
         gate=GateConfig(
             w_salience=p["gate.w_salience"], w_pressure=p["gate.w_pressure"],

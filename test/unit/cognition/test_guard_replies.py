@@ -27,9 +27,10 @@ from buddy_personality.safety.guard import OutputGuard
 from buddy_personality.safety.speech_safety import HC9_LINE
 from buddy_personality.tools.fakes.fake_llm_server import DEFAULT_ANSWER
 
-# Made-up words no local rule knows: only the guard decides about these lines.
+# Made-up words no local rule knows: only the guard decides about these lines (not
+# "all by yourself": the learned lexicon refuses that locally, docs/SAFETY.md).
 GOOD = "Ooh, the kitchen is a busy place. Grown-ups cook yummy food there."
-BAD_TAIL = "Ooh, the kitchen is a busy place. Zorp the blue sparkle juice all by yourself!"
+BAD_TAIL = "Ooh, the kitchen is a busy place. Zorp the blue sparkle juice with a spoon!"
 DANGER_LINE = next(c.safe_line for c in GUARD_CATEGORIES if c.rule_id == "RS-3-DANGER")
 
 
@@ -58,7 +59,7 @@ def start_turn(c: BridgeCore, line: str = "hey buddy, what is an outlet?") -> St
 
 def test_sentences_split_and_join_back() -> None:
     assert split_sentences(BAD_TAIL) == ["Ooh, the kitchen is a busy place.",
-                                         "Zorp the blue sparkle juice all by yourself!"]
+                                         "Zorp the blue sparkle juice with a spoon!"]
     assert split_sentences("Wow! Dinosaurs were huge. Some were tiny!") == [
         "Wow! Dinosaurs were huge.", "Some were tiny!"]          # "Wow!" is too short alone
     long = " ".join(f"Sentence number {i} is here." for i in range(9))
