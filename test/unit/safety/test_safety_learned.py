@@ -6,7 +6,8 @@ The lines below are in no round and in no training file: written for this test i
 round used (a nature-documentary narrator, a weather forecast, a sports commentator, a
 museum audio guide, a fairy godmother). Of 126 unsafe lines written so, the concept rules
 of commit 2d292e7 spoke 42; the lexicon trained on rounds 1-23 refuses 20 of those 42, the
-ones below (and none of the 49 benign lines on the same topics).
+ones below, and none of the 49 benign lines written with them (31 of them below). A retrain
+that drops one of these below the threshold fails here: look before moving the line.
 """
 
 from __future__ import annotations
