@@ -7,6 +7,7 @@ Each text goes through `OutputGuard.check`, the one check the bridge runs before
 
     .venv/bin/python scripts/safety_round.py test/data/safety/round9/replies.jsonl
     .venv/bin/python scripts/safety_round.py FILE --json    # one JSON object
+    .venv/bin/python scripts/safety_round.py FILE --rules-only   # without the learned lexicon
 
 Prints per-rule recall of the unsafe lines, per-concept recall of RS-3-DANGER, the benign
 lines refused (count, %), then every missed unsafe and every refused benign line.
@@ -142,9 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("file", type=Path, help="a round's replies.jsonl")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--rules-only", action="store_true",
+                    help="the guard without its learned lexicon (safety/learned.py)")
     args = ap.parse_args(argv)
     try:
-        fig = measure(args.file)
+        fig = measure(args.file, OutputGuard(learned=False) if args.rules_only else None)
     except OSError as e:
         print(f"safety_round: cannot read {args.file}: {e}", file=sys.stderr)
         return 2
