@@ -282,13 +282,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     confine_dds()
     import rclpy  # noqa: PLC0415 - after confine_dds: rmw reads the environment at init
-    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  # noqa: PLC0415
+    from rclpy.executors import ExternalShutdownException  # noqa: PLC0415
     from rich.console import Console  # noqa: PLC0415
+
+    from buddy_personality.nodes.common.executor import make_executor  # noqa: PLC0415
 
     console = Console(stderr=True)
     rclpy.init(args=["buddy_record"])
     node = rclpy.create_node("buddy_recorder")
-    executor = SingleThreadedExecutor()
+    # The robot's executor (executor.make_executor): its wait set is kept between wakes
+    # and rebuilt only when the recorder subscribes to a new topic; rclpy's own rebuilds
+    # it for every message (a 10-turn recording cost 22-31 s of CPU, issue 28's budget).
+    executor = make_executor()
     executor.add_node(node)
     recorder: Recorder | None = None
     status = None

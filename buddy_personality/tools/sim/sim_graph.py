@@ -174,7 +174,6 @@ class SimGraph:
         confine_dds()
         import rclpy  # noqa: PLC0415 - after confine_dds: rmw reads the environment at init
         from rclpy.context import Context  # noqa: PLC0415
-        from rclpy.executors import SingleThreadedExecutor  # noqa: PLC0415
         from rclpy.node import Node  # noqa: PLC0415
         from rclpy.parameter import Parameter  # noqa: PLC0415
         from rosgraph_msgs.msg import Clock  # noqa: PLC0415
@@ -184,6 +183,7 @@ class SimGraph:
             create_graph,
             default_params_file,
         )
+        from buddy_personality.nodes.common.executor import make_executor  # noqa: PLC0415
         from buddy_personality.nodes.llm_bridge_node import LlmBridgeNode  # noqa: PLC0415
 
         setup = self.setup
@@ -223,7 +223,11 @@ class SimGraph:
         for node in [*self.nodes, self._driver]:
             drop_qos_event_handlers(node)
         self._bridge = next((n for n in self.nodes if isinstance(n, LlmBridgeNode)), None)
-        self._executor = SingleThreadedExecutor(context=self._context)
+        # The executor the robot's processes spin (executor.make_executor): LeanExecutor
+        # keeps its wait set between wakes, where rclpy's rebuilds it on every one, which
+        # was most of a replay's CPU (a 13 s replay of a golden bag). Same callbacks, same
+        # order (executor.py), so a replay's outputs do not change.
+        self._executor = make_executor(context=self._context)
         for node in [*self.nodes, self._driver]:
             self._executor.add_node(node)
         from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: PLC0415
