@@ -235,11 +235,19 @@ if ! fresh msgs "$h"; then
     build="$root/build/buddy_msgs"
     log="$root/build/buddy_msgs.log"
     mkdir -p "$build"
+    # Each rosidl generator parses every interface again; the first one's parse is kept
+    # for the others (scripts/rosidl_parse_cache/sitecustomize.py says why and how; the
+    # generated sources are the same). On PYTHONPATH for this build only.
+    parse_cache="$build/rosidl-parse-cache"
+    rm -rf "$parse_cache"
+    mkdir -p "$parse_cache"
     build_msgs() {
         cmake -S buddy_msgs -B "$build" -DCMAKE_INSTALL_PREFIX="$venv" \
                 -DPython3_EXECUTABLE="$py" -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
                 -DBUDDY_MSGS_PYTHON_ONLY=ON \
-            && cmake --build "$build" -j "$(nproc)" \
+            && BUDDY_ROSIDL_PARSE_CACHE="$parse_cache" \
+               PYTHONPATH="$root/scripts/rosidl_parse_cache${PYTHONPATH:+:$PYTHONPATH}" \
+               cmake --build "$build" -j "$(nproc)" \
             && cmake --install "$build"
     }
     if ! run_logged "$log" 0 build_msgs; then
