@@ -92,6 +92,7 @@ def _run(ns: argparse.Namespace) -> int:
         make_executor,
     )
     from buddy_personality.nodes.common.runtime import (  # noqa: PLC0415
+        build_within_stop,
         destroy_nodes,
         run_until_stopped,
     )
@@ -144,7 +145,7 @@ def _run(ns: argparse.Namespace) -> int:
 
     def body() -> None:
         nonlocal view, face_thread
-        nodes.extend(create_graph(options))
+        nodes.extend(build_within_stop(lambda: create_graph(options)))
         # every node's diagnostics and 1 Hz tick in the same wake (issue 14 idle CPU)
         align_periodic_timers(n for n in nodes if n.get_name() != FACE_NODE)
         for node in nodes:
