@@ -31,10 +31,19 @@ def test_repeated_sigkill_mid_conversation_loses_at_most_a_few_seconds_of_rs2_ti
     snaps = ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
 
     def start_and_wait(talking: bool):
-        before = len(snaps)
+        # A snapshot of this process, not a late copy of the killed one's latched last
+        # snapshot (which once let the test go on, and Ctrl-C the new process while it
+        # was still importing: exit -2). The stamp is the node's clock (system time).
+        started_ns = time.time_ns()
         proc = node_process("personality_node", ros_args=ros_args)
-        assert ros.spin_until(lambda: len(snaps) > before and (
-            snaps[-1].conversation_active == talking), timeout=30), proc.output()
+
+        def own_snapshot() -> bool:
+            last = snaps[-1] if snaps else None
+            return last is not None and last.conversation_active == talking and (
+                last.header.stamp.sec * 1_000_000_000 + last.header.stamp.nanosec
+                >= started_ns)
+
+        assert ros.spin_until(own_snapshot, timeout=30), proc.output()
         return proc
 
     proc = start_and_wait(False)
