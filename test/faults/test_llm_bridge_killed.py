@@ -31,6 +31,20 @@ def test_killed_bridge_ends_the_session_within_seconds(ros, node_process,
     bridge = node_process("llm_bridge_node", ros_args=[*ns, "-p", "server_url:=''"])
     assert ros.spin_until(lambda: snaps, timeout=30)
     speech = ros.publisher(Utterance, "speech/utterance", timeout=30)
+
+    def bridge_reaches_the_personality() -> bool:
+        # else the session's STARTED (a volatile event) may be sent before the bridge's
+        # writer has matched the personality's reader, and be lost: a fresh clone's run
+        # saw the bridge answer while the personality never ran the session
+        for m in diagnostics:
+            for st in m.status:
+                if st.name.endswith("/llm_bridge"):
+                    values = {kv.key: kv.value for kv in st.values}
+                    if int(values.get("readers.conversation/events", "0")) >= 1:
+                        return True
+        return False
+
+    assert ros.spin_until(bridge_reaches_the_personality, timeout=30), bridge.output()
     speech.publish(Utterance(text="hey buddy hello", is_final=True, confidence=0.9))
     assert ros.spin_until(lambda: snaps[-1].conversation_active, timeout=10), bridge.output()
     killed = time.monotonic()

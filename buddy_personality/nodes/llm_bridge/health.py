@@ -80,6 +80,10 @@ class BridgeDiagnostics:
         values.update({f"gate.{k}": v for k, v in sorted(st.gate.items())})
         values.update(self._core.safety.stats.values())
         values["safety.rules_warm"] = self._rules_warm.is_set()   # all compiled (issue 27)
+        # The readers this node's writer has matched: a session's STARTED sent before the
+        # personality's reader is matched is lost (a volatile event), and the personality
+        # then never runs the session. Shown so an engineer (and a test) can tell.
+        values["readers.conversation/events"] = self._pub_conv.get_subscription_count()
         values["safety.alerts_written"] = self._alerts_written
         values["safety.alert_write_failures"] = self._alert_failures
         values["safety.screened_steps"] = self._screened_steps
