@@ -50,6 +50,23 @@ STUCK_NODE = textwrap.dedent('''
 ''')
 
 
+def ctrl_c_once_it_says(script_and_args: list[str], ready: str) -> tuple[int, str]:
+    """Run `python -c SCRIPT ARGS...`, Ctrl-C it once it printed `ready`; (code, stderr)."""
+    proc = subprocess.Popen([sys.executable, "-c", *script_and_args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ))
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == ready, proc.stderr
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err
+
+
 def test_the_exit_timer_ends_a_process_stuck_in_c_with_the_gil_held() -> None:
     script = ("import ctypes, sys\n"
               "from buddy_personality.nodes.common.exit_timer import arm_exit\n"
@@ -62,20 +79,9 @@ def test_the_exit_timer_ends_a_process_stuck_in_c_with_the_gil_held() -> None:
 
 def test_ctrl_c_with_a_stuck_dds_teardown_closes_the_node_and_exits_0(tmp_path: Path) -> None:
     closed = tmp_path / "closed"
-    proc = subprocess.Popen([sys.executable, "-c", STUCK_NODE, str(closed)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ))
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "spinning", proc.stderr
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    code, err = ctrl_c_once_it_says([STUCK_NODE, str(closed)], "spinning")
     # 0, not the stop watchdog's 1 (STOP_DEADLINE_S) nor a launch SIGKILL
-    assert proc.returncode == 0, err
+    assert code == 0, err
     assert closed.read_text() == "state written"
     # where it was stuck, for whoever reads the log
     assert "destroy_node" in err and "Timeout" in err, err
@@ -109,17 +115,6 @@ HALF_BUILT_NODE = textwrap.dedent('''
 
 
 def test_ctrl_c_while_a_node_is_built_exits_0_even_if_freeing_it_is_stuck() -> None:
-    proc = subprocess.Popen([sys.executable, "-c", HALF_BUILT_NODE],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ))
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "building", proc.stderr
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    code, err = ctrl_c_once_it_says([HALF_BUILT_NODE], "building")
     # 0, as a Ctrl-C at any other moment: not the stop watchdog's 1, not a hang
-    assert proc.returncode == 0, err
+    assert code == 0, err
