@@ -11,18 +11,20 @@ discovery range, and a ROS_DOMAIN_ID of this test process's own (DESIGN §5).
 from __future__ import annotations
 
 import atexit
+import itertools
 import os
 import random
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 # One domain per test process, away from 0 (the default every other ROS user is on);
 # one block of domains per xdist worker (support/domains.py).
-from support.domains import DOMAIN_ID
+from support.domains import DOMAIN_ID, module_domain
 
 from buddy_personality.dds_confinement import confine_dds
 
@@ -64,6 +66,60 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         if rel.split("/", 1)[0] in SLOW_DIRS or rel in SLOW_UNIT_MODULES:
             item.add_marker(pytest.mark.slow)
+
+
+def _graph_state() -> str:
+    """What a graph test's failure says of the machine: this process's domain, descriptors
+    and threads, shared memory, and the ROS processes alive (a graph left behind?)."""
+    lines = [f"ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID')} (worker process {os.getpid()})",
+             f"open descriptors: {len(os.listdir('/proc/self/fd'))}, "
+             f"threads: {len(os.listdir('/proc/self/task'))}"]
+    if os.path.isdir("/dev/shm"):
+        usage = shutil.disk_usage("/dev/shm")
+        segments = sum(1 for name in os.listdir("/dev/shm") if "fastrtps" in name)
+        lines.append(f"/dev/shm: {usage.free // 2**20} MiB free of {usage.total // 2**20}, "
+                     f"{segments} Fast DDS files")
+    for pid in sorted(filter(str.isdigit, os.listdir("/proc")), key=int):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        command = " ".join(a.decode(errors="replace") for a in argv if a)
+        if "buddy" in command and "pytest" not in command:
+            lines.append(f"alive: {pid} {command[:160]}")
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    report = yield
+    if report.failed and item.get_closest_marker("slow") is not None:
+        try:
+            report.sections.append(("graph state at the failure", _graph_state()))
+        except OSError as exc:   # a diagnostic must never hide the failure itself
+            report.sections.append(("graph state at the failure", f"unreadable: {exc}"))
+    return report
+
+
+_files_run = itertools.count()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ros_domain_of_this_file() -> Iterator[int]:
+    """Each test file on the next domain of this worker's block (support/domains.py): what
+    one file's graph leaves behind never meets the next file's. Module-scoped, so a graph a
+    file shares between its tests is on the domain of all of them; autouse fixtures are set
+    up before the others of their scope, so every graph of the file is started on it."""
+    domain = module_domain(next(_files_run))
+    previous = os.environ.get("ROS_DOMAIN_ID")
+    os.environ["ROS_DOMAIN_ID"] = str(domain)
+    try:
+        yield domain
+    finally:
+        if previous is None:
+            os.environ.pop("ROS_DOMAIN_ID", None)
+        else:
+            os.environ["ROS_DOMAIN_ID"] = previous
 
 
 @pytest.fixture
