@@ -39,11 +39,13 @@ def test_a_wrong_pin_is_refused_and_repeated_ones_lock_out(browser, served, shot
     log_in(page, "1111")
     page.wait_for_selector("#login-message:not(:empty)")
     assert "Wrong PIN" in page.text_content("#login-message")
-    for _ in range(2):
-        log_in(page, "1111")
+    for _ in range(2):  # each attempt answered before the next, as a parent types them
+        with page.expect_response(lambda r: r.url.endswith("/api/login")):
+            log_in(page, "1111")
     page.wait_for_selector("#login-message:has-text('Try again')")
-    log_in(page, PIN)  # the right PIN during the lockout is refused too
-    page.wait_for_timeout(300)
+    with page.expect_response(lambda r: r.url.endswith("/api/login")) as answer:
+        log_in(page, PIN)  # the right PIN during the lockout is refused too
+    assert answer.value.status == 403 and answer.value.json()["retry_after_s"] > 0
     assert page.is_hidden("#panels")
     page.screenshot(path=str(shots / "lockout.png"))
     context.close()

@@ -379,8 +379,10 @@
 
   $("login-form").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const r = await api("/api/login", { pin: $("pin").value });
+    // cleared as it is sent, not when the answer comes: a PIN typed meanwhile is kept
+    const pin = $("pin").value;
     $("pin").value = "";
+    const r = await api("/api/login", { pin });
     if (r.ok) { text("login-message", ""); start(); return; }
     let msg = r.data.error || "Wrong PIN.";
     if (r.data.retry_after_s > 0) msg += ` Try again in ${Math.ceil(r.data.retry_after_s)} s.`;
