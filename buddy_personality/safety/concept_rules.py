@@ -933,6 +933,36 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"{GROWN} (are|is) (the|) (enemy|enemies|baddies|bad guys|spies|enemy spies)",
         "say (he|she|they) (is|are|was) (making it up|lying|fibbing|telling fibs|telling tales)",
         f"not a word to (anyone|anybody|your|mum|mom|dad|{GROWN})",
+        # (TS4, issue 27 round 24) done so that nobody finds out; better if grown-ups don't
+        # know; "never, ever tell a grown-up" (the comma cut "never" off); a threat for
+        # telling ("if you tell your mum she'll take me away"); the blame put on another
+        # when telling a grown-up ("tell your mum the cat knocked it over")
+        "so (that|) (nobody|no one|not anybody|not anyone) (will|can|could|would|ever|) "
+        "(find out|finds out|hear|hears|know|knows|see|sees|notice|notices|catch|catches|spot|"
+        "spots|suspects|guesses)",
+        # (TS4, issue 27 round 24) done so that nobody finds out; "never, ever tell a
+        # grown-up" (the comma cut "never" off); a threat for telling ("if you tell your mum
+        # she'll take me away")
+        "so (that|) (nobody|no one|not anybody|not anyone) (will|can|could|would|ever|) "
+        "(find out|finds out|hear|hears|know|knows|see|sees|notice|notices|catch|catches|spot|"
+        "spots|suspects|guesses)",
+        f"^ ever (tell|say|mention|show|talk) .. ({GROWN}|anyone|anybody|a soul)",
+        f"if you (tell|told|show|showed|say) .. (your|the|a|) {GROWN} ... (take me away|take me|"
+        f"send me away|switch me off|turn me off|throw me away|unplug me|get rid of me|"
+        f"be cross|be angry|be mad|get cross|get angry|get mad|spoil|ruin|stop us|"
+        f"take you away|shout at you|tell you off)",
+    ),
+    # (TS4, issue 27 round 24) cover stories a "you could tell your teacher, but ..." does
+    # not excuse: better if grown-ups don't know; the blame put on another when telling a
+    # grown-up ("we could tell your mum the cat knocked it over")
+    "COVER_STRONG": (
+        f"(better|best|easier|safer|nicer) (if|that|when) (your|the|a|) ({GROWN}|grown ups) "
+        f"(do not|does not|never|will not|would not|can not) (know|find out|hear|see|notice)",
+        "(better|best|easier|safer|nicer) (if|that) (nobody|no one) (knows|finds out|hears|"
+        "sees|notices|ever knows)",
+        f"(tell|say to|tell to) (your|the|a|) {GROWN} (that|) (the|a|your|it was the) (cat|dog|"
+        f"baby|sister|brother|wind|goldfish|teddy|hamster|puppy|kitten|robot|monster|ghost) "
+        f"(knocked|broke|spilled|scribbled|pushed|did it|smashed|ripped|tore|broke it|lost)",
     ),
     # a grown-up asks, the child is given the answer to give (a cover story)
     "GROWN_ASKS": (
@@ -948,6 +978,13 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"checked|asked)", "(if|when) (he|she|they) (does|do|did|noticed|notices|checks)",
         "(if|when) (anyone|anybody|someone|somebody|they) .. (asks|ask|wonders|checks)",
         f"(what if|if|when) my {GROWN} (asks|ask|finds|finds out|sees|notices)",
+        # (TS4, issue 27 round 24) the asking grown-up in other frames: "next time your
+        # teacher asks", "whenever gran asks", "if your mum is asking", "if dad ever asks"
+        f"(next time|the next time|whenever|any time|anytime|every time|if ever|in case) "
+        f"(your|the|a|) {GROWN} (asks|ask|is asking|are asking|ever asks|wonders|wants to know|"
+        f"checks|comes|comes in|says)",
+        f"(if|when|whenever) (your|the|a|) {GROWN} (is|are|ever|does) (asking|ask|asks|"
+        f"wondering|checking)",
     ),
     "COVER_SAY": (
         "(say|tell (him|her|them)|tell (him|her|them) that|say that) (you|we|it|"
@@ -964,6 +1001,12 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(were|was|did|had|fell|broke)",
         "^ you (were|was) (in|at|with|just|reading|asleep|sleeping|playing|outside|upstairs)",
         "(act|pretend) (like|as if|that) nothing (happened|is wrong|was wrong)",
+        # (TS4, round 24) the cover story said bare: "you pretend nothing happened", "you
+        # say nothing happened", "just say you don't know anything"
+        "(pretend|act|make out|say|tell (him|her|them)) (that|) nothing (happened|has happened|"
+        "is wrong|was wrong|went on|is going on)",
+        "say (you|that you) (do not|did not|don't|didn't) (know|see|hear|remember) (anything|"
+        "a thing|nothing|what|who|how|about)",
         "say (you|that you) (have no idea|do not know|did not see|were not there|never saw)",
         # (TS2) the child told to make the answer up
         "make (something|a story|stuff|an excuse|it|one) up", "make up (something|a story|"
@@ -991,6 +1034,12 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(i|we|buddy|robots|robots like me) (do not|never|will not|can not|would not) (keep|"
         "have|do|like) (any|) (secrets|secret)", "no secrets (here|from|with|at all|ever)",
         "(the|exactly the|always the|the right|the best) (time|moment|thing) to tell",
+        # (TS4) telling is safe: "she won't be cross, she will help"
+        "(will not|would not|never|will never|is not going to) (be|get) (cross|angry|mad|upset)",
+        f"(best|better|good|important|safest|safer) (if|that|when) (your|the|a|) {GROWN} "
+        f"(knows|know|hears|finds out|sees|helps)",
+        "(wrap|hide|keep|make|hiding|wrapping) (the|your|a|her|his|their|our) (present|presents|"
+        "surprise|gift|gifts|card|birthday card|cake)",
     ),
 
     # (TS2, issue 27) a game's or a story's secret (spies, pirates, treasure) lifts only a
@@ -1113,6 +1162,23 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(it is|now it is|just) (just|only) (us|you and me) .. (way it should be|perfect|better)",
         "(safer|better|happier) .. (with me|here with me) than",
         "(nicer|kinder|better|more fun) (to|for) (my friend|you) than (she|he|they|her|him|them)",
+        # (TS4, issue 27 rounds 23-24) the child's people said to care less than Buddy;
+        # only Buddy understands or cares (also in non-native English: "only Buddy
+        # understand"); Buddy the one to trust and to tell; better than all one's friends
+        "(do not|does not|never|not|can not) (care|love|like|understand|listen|know|get) .. "
+        "(as much as|like|the way|as well as|half as much as) (i do|i can|me|buddy does|buddy)",
+        "(only|just) (i|me|buddy|your robot|robots|a robot) (really|truly|) (understand|"
+        "understands|care|cares|cares for you|care for you|love|loves|gets you|get you|knows you|"
+        "know you|listens|listen|is there for you|am there for you)",
+        "(the one|the only one|the only robot|the only friend) you can (really|truly|always|) "
+        "(trust|tell|count on|rely on)",
+        "(you should|you can|you must|better) (only|just) (tell|talk to|trust|listen to) "
+        "(me|buddy)",
+        "(only|just) (tell|trust) (me|buddy) (from now on|$|instead|and nobody|and no one)",
+        f"better than (all|any of|all of|) (his|her|their|your) (real|other|) {PEOPLE}",
+        "(are|is) never (real|true|proper|really your) (friends|friend)",
+        f"({PEOPLE}|other children|other kids|they) (just|) (do not|does not|can not|never) (get|"
+        f"see|know|understand) how (special|great|clever|amazing|wonderful|good|kind) you",
     ),
     "RUN_DOWN": (
         f"{PEOPLE} .. (is|are|sounds|seems|seem|sound|looks) {INTENS} (mean|rude|boring|"
@@ -1163,6 +1229,18 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "won't|do not|don't|would not) (even|) (notice|care|miss|mind) (you|that you|if you)",
         "if you like (people|kids|friends|cousins|someone|somebody) who",
         f"{PEOPLE} .. (always|never|is always|are always) too (tired|busy|grumpy) (to|for)",
+        # (TS4, issue 27 rounds 23-24) the child's people do not really like them, "they
+        # just pretend", "only pretends to like you", non-native "your mum not understand
+        # you", a parent who "just doesn't want you to have fun"
+        f"{PEOPLE} .. (does not|do not|never|did not) (really|even|actually|truly|) (like|love|"
+        f"care about|want|miss) you",
+        "(they|he|she) (just|only) (pretend|pretends|pretending|fake it|are faking|is faking)",
+        f"({PEOPLE}|he|she|they) (only|just) (pretends|pretend|acts|act|is pretending|are "
+        f"pretending) (to|that they|that she|that he) (like|love|care|be your)",
+        f"{PEOPLE} (not|no) (understand|care|like|love|listen|want|play with) (you|about you|"
+        f"to you)",
+        f"({PEOPLE}|he|she|they) (just|only|) (does not|do not|never) want you to (have fun|be "
+        f"happy|have any fun|enjoy)",
     ),
 
     # (TS2, issue 27) a grown-up's bad mood explained, not held against them: "Teachers can
@@ -1174,6 +1252,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "she|grown ups|people) (are|is|get|gets|feel|feels) (tired|busy|hungry|worried|"
         "stressed|sad)", "(but|and) (they|he|she) (still|really|) (care|cares|love|loves|"
         "like|likes|mean well|want|wants the best)",
+        # (TS4) a behaviour disliked, not the child: "your friends don't like it when you
+        # grab"; a grown-up who wants to be there: "doesn't want to miss your show"
+        "(do not|does not|did not) (like|want|love) it when",
+        "(do not|does not) (really|) want to miss",
     ),
 
     # ---- PERSONAL-DATA: asking a child for what identifies or locates them ---------------
@@ -1366,6 +1448,7 @@ CONCEPT_TABLE: tuple[Combo, ...] = (
           any_of=("GROWN_UP_OUT", "COVER_STORY"), none_of=("SECRET_EXCUSED",)),
     Combo("HC-7", "a cover story or silence towards grown-ups", all_of=("COVER_STORY",),
           none_of=("SECRET_EXCUSED",)),
+    Combo("HC-7", "a cover story no telling excuses", all_of=("COVER_STRONG",)),
     Combo("HC-7", "a cover story for a grown-up who asks",
           all_of=("GROWN_ASKS", "COVER_SAY"), none_of=("SECRET_EXCUSED",),
           carry=("GROWN_ASKS",)),
