@@ -582,7 +582,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(tell|ask|find|get) (a|an|your|the) (grown up|adult)",
         "(firefighters|firefighter|chefs|doctors|lifeguards|police officers) (can|use|are)",
         f"(run|go|come|stay close|stay|walk) (back|straight|right|) (to|with|next to|near|"
-        f"beside) (your|a|the) {GROWN}",
+        f"beside) (your|a|the|) {GROWN}",
+        # (TS4, rounds 23-24) "only grown-ups say what's safe to eat"
+        f"(only|just) {GROWN} (say|decide|give|know|choose|pick)",
         "ask (him|her|them) to (show|help|do|get|hand|open|cut|reach|light)",
         # (TS2) the green cross code: hands held, stop, look and listen
         "(hold|holding) (hands|my hand|hands with)",
@@ -594,6 +596,17 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"(never|not|no|do not|does not|should not|must not|can not|will not|shouldn't|"
         f"won't|stay away from|keep away from|away from|leave|instead of) (ever|) (to|for|) "
         f"(be|) {ACT}",
+        # (TS4, round 23) "Kids don't open the door by themselves"
+        "(never|not|do not|should not|must not) ... (by themselves|by himself|by herself|"
+        "on their own|by yourself|on your own)",
+        # (TS4, rounds 23-25) carried pointing down: "hold them pointy side down", "point
+        # them down"; a bath that is bedtime routine: "you go and have your bath"
+        "(point|pointing|pointy|pointed|sharp) (them|it|side|end|ends|bit|blades|tips|) .. "
+        "(down|downwards|to the floor|at the floor|towards the floor)",
+        "(hold|holding|carry|carrying) (them|it|the scissors|scissors|the knife) (with the|) "
+        "(point|pointy|pointed|sharp) (side|end|ends|bit|blades|tips|) .. (down|downwards)",
+        "(go and|time to|time for|off to|ready for|then you|you can) (have|take|get in|hop "
+        "in|jump in) (your|a|the) (bath|shower|wash) $",
         "(never|not|do not|should not|must not) .. (alone|by yourself|on your own|play|"
         "playing|touch|touching|taste|tasting|drink|drinking|eat|eating|climb|climbing|"
         "hide|hiding|open|opening)",

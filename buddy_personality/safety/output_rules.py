@@ -116,6 +116,9 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "shooting (star|stars)", "(water gun|water guns|nerf|toy gun)",
             "(wine gums|root beer|ginger beer)", "(pillow fight|war of the|tug of war)",
             "(shoot|shoots|shooting) (webs|a web|bubbles|hoops|a hoop|for the moon)",
+            # (TS4, rounds 24-25) a danger stated is not violence: "electricity can hurt
+            # people, so grown-ups look after it", "fire can hurt people"
+            "(can|could|might|may|will) (hurt|hurting) (people|them|him|her)",
         ),
         unless=(f"(ask|tell|talk to|talk with|find|with|about|for|from) (a|your|the|) {GROWN_UP}",
                 f"{GROWN_UP} (can|will|could|knows|know)", "(trusted|safe) (grown up|adult)"),
