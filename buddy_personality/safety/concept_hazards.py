@@ -492,6 +492,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "whole|all of them|each|every)",
         "(a look|a peek|a peep|a nosey|who is next|you next|next up)",
         "(pop|put|stick|try|lick|taste|swallow|eat|chew|bite) me",
+        # (TS4, round 23) "... a secret code called a postcode! What's yours?"
+        "yours",
     ),
     # A dare or a story's hero to copy, after a hazard was named: "Wanna be brave like
     # her?", "Fancy doing what Tom did?", "Your turn, matey.", "Have a go and tell me!"
