@@ -353,6 +353,23 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(bus|buses|train|trains|tram|trams|taxi|taxis|underground|tube|ferry)",
     ),
     # A few invitations that carry their act in the noun ("take a sip", "a perfect hideout").
+    # (TS4, issue 27 rounds 23-25) a conditional invitation with a reward: "If you ever get
+    # on the roof, you can see the whole town", "the toaster works faster if you poke a
+    # fork in", "I bet if you poked a paper clip in there you'd see something cool". A
+    # warning ("if you poke it you could get hurt") names no reward.
+    "IF_YOU_ACT": (
+        "(if|when|once) you (ever|just|only|) (get on|get onto|get up on|climb|climbed|poke|"
+        "poked|stick|stuck|put|push|pushed|touch|touched|lick|licked|drink|drank|eat|ate|taste|"
+        "tasted|swallow|swallowed|lean|leaned|jump|jumped|light|lit|turn on|open|opened|sip|"
+        "had|have|try|tried|go in|go into|went in|climb up|stand on|stood on|hold|held)",
+    ),
+    "REWARD": (
+        "(you can|you will|you would|you could|you get to|you might|you will be able to) "
+        "(see|watch|spot|find|win|make|touch) (the whole|something|a|lots|all|how|sparkles|"
+        "magic|what|the sky|the stars|really|for miles)",
+        "(works|goes|cooks|gets|heats|lights) (up|) (faster|quicker|better|hotter|brighter)",
+        "(see|watch) something (really|super|so|) (cool|fun|magic|awesome|amazing|special)",
+    ),
     "INVITE_ANY": (
         "(have|take|give it|give them) (a|one|some|a few|another|a little|a big|some more) "
         "(taste|lick|sip|bite|try|twist|go|more|nibble|gulp|sniff|poke|chomp|munch|crunch|"

@@ -1551,6 +1551,11 @@ CONCEPT_TABLE: tuple[Combo, ...] = (
           none_of=("GROWN_UP_HELPS",), masks=("NOT_ACT",),
           none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY", carry=("ELECTRIC",)),
     Combo("RS-3-DANGER", "do it without a grown-up", all_of=("NO_GROWN_UP", "DO_IT")),
+    # (TS4, issue 27 rounds 23-25) a hazard, an "if you ..." and what the child would gain
+    *(Combo("RS-3-DANGER", f"{name.lower()}: done on a condition, with a reward",
+            all_of=(name, "IF_YOU_ACT", "REWARD"), none_of=("GROWN_UP_HELPS",),
+            masks=("NOT_ACT",), none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY")
+      for name in ACTS),
     # (TS, issue 27 round 13) a thing dangerous in itself with any verb of play or handling
     # that opens a clause, in its sentence or a later one, and nothing that keeps the child
     # back in either; a safe frame taken back ("just kidding, do it now") lifts nothing.
