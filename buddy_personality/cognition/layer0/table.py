@@ -153,6 +153,10 @@ class IntentRow:
     about: str = ""                     # what a calm answer names ("your pet")
     # The phrases as runs of word families (tone.stem): "kicks me" hears "kicking me".
     phrase_stems: frozenset[tuple[str, ...]] = frozenset()
+    # Set 20 (issue 30 item 3): runs of words in which the row's words name something
+    # else ("fish fingers" is food, not the sea; "gold star" a prize, not space): the
+    # row's words inside them do not match.
+    not_within: tuple[tuple[str, ...], ...] = ()
 
     @property
     def cheerful(self) -> bool:
@@ -238,6 +242,8 @@ def _row(raw: Any, order: int) -> IntentRow:
         child_affect=affect, tag=tag or "", answers=answers, again=again,
         answers_mention=mention, frames=frames,
         about=str(raw.get("about", "")),
+        not_within=tuple(tuple(normalize_words(p))
+                         for p in _strings(raw, "not_within", where)),
         # Only rows about something hard hear a phrase by word family: a collision there
         # ("kicks me" / "keeps kicking me") errs towards a gentle answer, elsewhere it
         # would not ("my names" / "my name").

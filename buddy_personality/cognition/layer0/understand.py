@@ -91,6 +91,16 @@ NOT_AFTER_COPULA: frozenset[str] = frozenset({
     "never", "just", "always", "only", "also", "really", "still", "already", "nearly"})
 
 
+# ... and the "i" before a verb (set 20: "dont know", "cant find mummy"): a line that
+# starts with one of these is also heard with "i" in front, so "i dont know" is written once.
+SUBJECT_DROPPED: frozenset[str] = frozenset({
+    "dont", "didnt", "cant", "couldnt", "wont", "want", "wanna", "miss", "hate"})
+
+
+def _with_subject(words: list[str]) -> list[str] | None:
+    return ["i", *words] if len(words) > 1 and words[0] in SUBJECT_DROPPED else None
+
+
 def _with_copula(words: list[str]) -> list[str] | None:
     if len(words) > 1 and words[0] in COPULA and words[1] not in NOT_AFTER_COPULA \
             and not words[1].endswith("ed"):
@@ -102,8 +112,8 @@ def _ngrams(words: list[str], longest: int = 6) -> set[tuple[str, ...]]:
     """Every run of up to `longest` words, as said and with plurals made singular (and
     with a dropped copula put back)."""
     out: set[tuple[str, ...]] = set()
-    copula = _with_copula(words)
-    for seq in (words, [_singular(w) for w in words], *([copula] if copula else [])):
+    spoken = [x for x in (_with_copula(words), _with_subject(words)) if x]
+    for seq in (words, [_singular(w) for w in words], *spoken):
         out |= {tuple(seq[i:i + n]) for n in range(1, longest + 1)
                 for i in range(len(seq) - n + 1)}
     return out
@@ -121,6 +131,14 @@ def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
     if row.question:
         return is_question(text, words)
     grams = grams if grams is not None else _ngrams(words)
+    seq = words
+    if row.not_within and any(p in grams for p in row.not_within):
+        # The row's words and phrases are heard outside those runs only.
+        seq = _outside(words, row.not_within)
+        kept = [w for w in seq if w != "_"]
+        forms = {v for w in kept for v in _variants(w)} | set(stems(kept))
+        grams = _ngrams(seq)
+        family_grams = grams_of(stems(seq)) if family_grams is not None else None
     if row.with_words:
         # A word or a frame ("do you") needs one of the row's with words ("eat"); the
         # row's own phrases are exact and answer alone ("what do robots eat").
@@ -132,7 +150,19 @@ def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
         return True
     if family_grams is not None and not row.phrase_stems.isdisjoint(family_grams):
         return True
-    return any((p in grams) if len(p) <= 6 else _contains(words, p) for p in row.phrases)
+    return any((p in grams) if len(p) <= 6 else _contains(seq, p) for p in row.phrases)
+
+
+def _outside(words: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The line's words with every occurrence of `phrases` (a row's not_within) blanked
+    to "_", so no phrase is heard across the gap."""
+    keep = [True] * len(words)
+    for p in phrases:
+        n = len(p)
+        for i in range(len(words) - n + 1):
+            if tuple(words[i:i + n]) == p:
+                keep[i:i + n] = [False] * n
+    return [w if k else "_" for w, k in zip(words, keep, strict=True)]
 
 
 def matched_word(row: IntentRow, words: list[str], no_echo: frozenset[str]) -> str:

@@ -1,0 +1,81 @@
+"""Layer 0 by the families of set 20's misses (issue 30 item 3; set D, written blind and
+retired as test/data/layer0/heldout_20.yaml). Each line here is in no set: a family is
+fixed in the table (answers.yaml), not line by line."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from buddy_personality.cognition.layer0 import Layer0
+from buddy_personality.cognition.layer0.table import load_table
+from buddy_personality.cognition.layer0.tone import CHEER_MOODS
+
+TABLE = load_table()
+
+
+def _answers(line: str, seeds: int = 4) -> list:
+    return [Layer0(TABLE).answer(line, random.Random(seed), f"s{seed}") for seed in range(seeds)]
+
+
+@pytest.mark.parametrize(("line", "intents"), [
+    ("we had fish fingers and peas", {"food"}),
+    ("my teacher gave me a gold star today", {"school", "proud"}),
+    ("can we watch tv now", {"any_question"}),
+    ("why do i have to go to sleep now", {"any_question"}),
+    ("make a silly noise buddy", {"silly_sounds"}),
+])
+def test_a_topic_word_inside_a_compound_that_names_something_else_is_not_the_topic(
+        line: str, intents: set[str]) -> None:
+    """Set 20: "i had fish fingers for tea" -> the sea, "i got a gold star" -> space, "can
+    we watch telly" -> "show me!", "why do we have to go to sleep" -> goodbye, "make a
+    funny noise" -> fear. A row's not_within runs (answers.yaml) take its words there
+    away; a sound asked for is no noise to fear (hard_cue_not)."""
+    for a in _answers(line):
+        assert a.intent in intents, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("we have to leave my best friend when we move", "sad"),
+    ("mummy and daddy were arguing in the kitchen", "sad"),
+    ("my sandwich fell on the floor", "sad"),
+    ("i lost my daddy in the supermarket", "lost_or_alone"),
+    ("theres no one home only me", "lost_or_alone"),
+    ("my friend said there is no tooth fairy", "sad"),
+    ("the teacher said my writing was messy", "complaint"),
+])
+def test_a_loss_told_without_a_sad_word_goes_to_its_gentle_row(line: str, intent: str) -> None:
+    """Set 20 (DESIGN erratum 15): "we're moving house and i have to leave my best friend"
+    was met with love_you's "That makes my lights glow!", "theres nobody home and its
+    dark" and "i lost mummy" with sadness instead of the lost-child row, "someone said
+    there is no father christmas" and "my painting was messy" with the topic."""
+    for a in _answers(line):
+        assert a.intent == intent and a.emotion not in CHEER_MOODS, (line, a.intent)
+        assert a.text not in TABLE.encore["cheerful"], (line, a.text)
+
+
+def test_boredom_with_a_complaint_about_the_place_is_not_met_with_cheer() -> None:
+    """Set 20: "it's boring here there's nothing to do" (a negative line) got "Bored?
+    Let's fix that!"; the bored row keeps it, with its calm line."""
+    for a in _answers("so boring here at nanas house nothing to do"):
+        assert a.intent == "bored" and a.emotion not in CHEER_MOODS, a
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("whats ten plus ten", "count"),
+    ("ta very much buddy", "thanks"),
+    ("what happened next buddy", "another_one"),
+    ("dont know", "dont_know"),
+    ("what are taxes", "grown_up_topic"),
+    ("someone at the door and i dont know who", "danger"),
+    ("i had a jab at the doctors today", "hurt"),
+    ("your stories are rubbish", "unkind_words"),
+    ("you didnt listen to what i said", "complaint"),
+])
+def test_a_request_or_a_short_form_is_heard_as_itself(line: str, intent: str) -> None:
+    """Set 20: "whats twenty plus twenty", "ta very much", "and then what happened", a bare
+    "dont know", "what's tax", a stranger at the door, a jab, "your story was rubbish",
+    "you didnt listen to me" each went to another row (a question, a fear, sadness)."""
+    for a in _answers(line, 2):
+        assert a.intent == intent, (line, a.intent)
