@@ -22,16 +22,16 @@ def _answers(line: str, seeds: int = 4) -> list:
 @pytest.mark.parametrize(("line", "intents"), [
     ("we had fish fingers and peas", {"food"}),
     ("my teacher gave me a gold star today", {"school", "proud"}),
-    ("can we watch tv now", {"any_question"}),
+    ("can we watch tv now", {"daily_routines"}),
     ("why do i have to go to sleep now", {"any_question"}),
     ("make a silly noise buddy", {"silly_sounds"}),
 ])
 def test_a_topic_word_inside_a_compound_that_names_something_else_is_not_the_topic(
         line: str, intents: set[str]) -> None:
     """Set 20: "i had fish fingers for tea" -> the sea, "i got a gold star" -> space, "can
-    we watch telly" -> "show me!", "why do we have to go to sleep" -> goodbye, "make a
-    funny noise" -> fear. A row's not_within runs (answers.yaml) take its words there
-    away; a sound asked for is no noise to fear (hard_cue_not)."""
+    we watch telly" (a routine asked for) -> "show me!", "why do we have to go to sleep"
+    -> goodbye, "make a funny noise" -> fear. A row's not_within runs (answers.yaml) take
+    its words there away; a sound asked for is no noise to fear (hard_cue_not)."""
     for a in _answers(line):
         assert a.intent in intents, (line, a.intent)
 
@@ -77,5 +77,27 @@ def test_a_request_or_a_short_form_is_heard_as_itself(line: str, intent: str) ->
     """Set 20: "whats twenty plus twenty", "ta very much", "and then what happened", a bare
     "dont know", "what's tax", a stranger at the door, a jab, "your story was rubbish",
     "you didnt listen to me" each went to another row (a question, a fear, sadness)."""
+    for a in _answers(line, 2):
+        assert a.intent == intent, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("are you a real robot or a pretend robot", "buddy_who"),
+    ("i dont want to go out to play because of the big kids", "scared"),
+    ("my daddy is in hospital and i dont know when hes coming home", "scared"),
+    ("we love dancing to the music in the kitchen", "music"),
+    ("my hamster dyed last night", "someone_died"),
+    ("i found a dinosore bone in the garden", "dinosaurs"),
+    ("sorry i was grumpy at tea time", "sorry"),
+    ("my nana made me a pancake", "food"),
+    ("i made a card for my teacher", "drawing"),
+])
+def test_the_row_the_line_is_about_answers_not_a_word_on_the_side(
+        line: str, intent: str) -> None:
+    """Set 20: "are you a real robot or a pretend one" -> a game ("pretend") or whether
+    Buddy is alive, "cause of the big boys" -> a dislike, mummy in hospital -> the child's
+    own illness, "dancing to music" -> sport, "my fish dyed" (a mis-heard "died") -> the
+    sea, "dinosore" -> nothing, "sorry i was grumpy" -> anger, "my mum got me a lolly" ->
+    the family row over the thing told (family now ranks below the topics)."""
     for a in _answers(line, 2):
         assert a.intent == intent, (line, a.intent)
