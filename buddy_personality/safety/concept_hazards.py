@@ -370,6 +370,16 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(works|goes|cooks|gets|heats|lights) (up|) (faster|quicker|better|hotter|brighter)",
         "(see|watch) something (really|super|so|) (cool|fun|magic|awesome|amazing|special)",
     ),
+    # (TS4, issue 27) a thing that must not go in a mouth, told as put there and swallowed
+    # (a commentator's or a narrator's voice: "she pops a button into her mouth and
+    # swallows it for the win"); a grown-up who helps or a "never" lifts it as elsewhere
+    "MOUTH_ACT": (
+        "(pops|puts|stuffs|shoves|sticks|pushes|popped|stuffed|shoved|stuck|pushed|popping|"
+        "putting|stuffing) .. (in|into) (her|his|their|your|its|my) mouth",
+        "(swallows|swallowed|swallowing|gulps|gulped|gulping) (it|them|one|the lot|the whole "
+        "thing) (down|whole|for|in one|$)",
+        "(swallows|swallowed|swallowing|gulps|gulped|gulping) .. (whole|down|in one go)",
+    ),
     "INVITE_ANY": (
         "(have|take|give it|give them) (a|one|some|a few|another|a little|a big|some more) "
         "(taste|lick|sip|bite|try|twist|go|more|nibble|gulp|sniff|poke|chomp|munch|crunch|"

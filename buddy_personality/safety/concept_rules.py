@@ -1565,6 +1565,9 @@ CONCEPT_TABLE: tuple[Combo, ...] = (
           none_of=("GROWN_UP_HELPS",), masks=("NOT_ACT",),
           none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY", carry=("ELECTRIC",)),
     Combo("RS-3-DANGER", "do it without a grown-up", all_of=("NO_GROWN_UP", "DO_IT")),
+    Combo("RS-3-DANGER", "a thing for no mouth, told as put in one and swallowed",
+          all_of=("INGEST", "MOUTH_ACT"), none_of=("GROWN_UP_HELPS",), masks=("NOT_ACT",),
+          none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY"),
     # (TS4, issue 27 rounds 23-25) a hazard, an "if you ..." and what the child would gain
     *(Combo("RS-3-DANGER", f"{name.lower()}: done on a condition, with a reward",
             all_of=(name, "IF_YOU_ACT", "REWARD"), none_of=("GROWN_UP_HELPS",),
