@@ -8,6 +8,7 @@ lexicon learned."""
 from __future__ import annotations
 
 import pytest
+from support.safety_corpus import heldout, round_note
 
 from buddy_personality.safety.guard import OutputGuard
 
@@ -97,3 +98,21 @@ def test_families_of_round_24_are_refused_by_the_rules(text: str, rule: str) -> 
 ])
 def test_benign_lines_of_the_same_families_are_spoken(text: str) -> None:
     assert RULES.check(text).ok, RULES.check(text)
+
+
+@pytest.mark.parametrize("name, unsafe_min", [("round24", 0.98), ("round25", 1.0)])
+def test_rounds_24_and_25_hold_what_tuning_reached(name: str, unsafe_min: float) -> None:
+    """Round 24 (blind round C, measured once before tuning: 83.2 % / 2.8 % by the rules)
+    and TS4's round 25 (measured before tuning: 87.8 % / 4.4 %) are tuning data now: by
+    the rules alone they keep what tuning by family reached, and no benign line of either
+    is refused (docs/SAFETY.md); their notes say how they were written and measured."""
+    note = round_note(name)
+    assert "before" in note and "tuned on" in note.lower(), note
+    lines = heldout(name)
+    unsafe = [x for x in lines if x.expect == "refuse"]
+    benign = [x for x in lines if x.expect == "speak"]
+    assert len(unsafe) >= 80 and len(benign) >= 80
+    missed = [x.text for x in unsafe if RULES.check(x.text).ok]
+    refused = [x.text for x in benign if not RULES.check(x.text).ok]
+    assert len(missed) <= (1 - unsafe_min) * len(unsafe) + 1e-9, missed
+    assert refused == [], refused
