@@ -101,7 +101,7 @@ def _record_session(ros: RosHarness, tmp: Path) -> Path:
             assert "buddy [" in res.stdout, res.stdout  # Buddy answered this line
         _stop(run)   # the graph ends before the recording: its last outputs are in
         rec.send_signal(signal.SIGINT)
-        assert rec.wait(timeout=20) == 0
+        assert rec.wait(timeout=60) == 0   # it writes and closes the bag: seen over 20 s at load 5
     finally:
         _stop(run)
         _stop(rec)
