@@ -101,3 +101,30 @@ def test_the_row_the_line_is_about_answers_not_a_word_on_the_side(
     the family row over the thing told (family now ranks below the topics)."""
     for a in _answers(line, 2):
         assert a.intent == intent, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("the man in the shop yelled at me for running", "sad"),
+    ("i broke the window with my ball", "sad"),
+    ("my kite is broken and we cant fix it", "sad"),
+    ("they all ran upstairs and left me", "sad"),
+    ("i love my grandad", "family"),
+    ("my best friend is called sam", "friends"),
+    ("our rabbit had to go to sleep at the vets", "someone_died"),
+    ("why is grass green and not blue", "colours"),
+    ("the big boys laughed at my hat", "harmed_by_someone"),
+    ("the drawer squashed my finger", "hurt"),
+    ("my knee is all ouchy", "hurt"),
+    ("fanks buddy", "thanks"),
+    ("i lost my front tooth at school", "growing_up"),
+])
+def test_the_families_sets_6_and_17_to_19_share_with_set_20(line: str, intent: str) -> None:
+    """The same families in the older sets, fixed with set 20's: being shouted at and a
+    thing the child broke or lost are sad in every set's labels (complaint in some),
+    "i love my daddy" and "my best friend is ruby" are about the child's people (not
+    love_you's "That makes my lights glow!"), a pet "put to sleep at the vets" died, "and
+    not" is a contrast (not a negation: "why is the sky blue and not green"), teasing about
+    the child's things is harm, baby words ("ouchy", "fanks"), a first tooth lost is
+    growing up."""
+    for a in _answers(line, 2):
+        assert a.intent == intent, (line, a.intent)
