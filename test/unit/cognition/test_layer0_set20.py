@@ -128,3 +128,26 @@ def test_the_families_sets_6_and_17_to_19_share_with_set_20(line: str, intent: s
     growing up."""
     for a in _answers(line, 2):
         assert a.intent == intent, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intents"), [
+    ("its not fair he always gets the window seat", {"complaint"}),
+    ("the teacher gave me a sticker for tidying up", {"school", "proud"}),
+    ("i drew a big rainbow for mummy", {"drawing"}),
+    ("i dont like the dark on the stairs", {"scared"}),
+    ("theres no one here buddy", {"lost_or_alone"}),
+    ("thank you for the story buddy", {"thanks"}),
+    ("sorry i yelled at you buddy", {"sorry"}),
+    ("my auntie works in a hospital", {"family"}),
+    ("my thumb got stuck in the door", {"hurt"}),
+    ("why does it get night so early", {"why_night"}),
+])
+def test_a_row_that_took_another_rows_line_in_the_older_sets(
+        line: str, intents: set[str]) -> None:
+    """Sets 5-19's misses of the same kind as set 20's: "not fair" went to anger where
+    every set's labels accept complaint, a sticker for being kind to crafts, "i painted a
+    rainbow" to why-rainbows (now below the art the child made), a dark the child does not
+    like to a dislike, "thanks for the story" to another story, "sorry i shouted" to
+    sadness (set 20's shouting fix), a parent who works at a hospital to illness."""
+    for a in _answers(line, 2):
+        assert a.intent in intents, (line, a.intent)
