@@ -340,6 +340,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "your (own|) (feelings|feeling|emotions|heart|tears|love|fears|worries|body) (are|is) "
         "(so|always|) (real|true|important|okay|big)",
         "(says|say|think|thinks|believe|believes|said) (that|) (robots|machines)",
+        # (TS4, round 23) the child's question reported is no claim: "You asked if I get
+        # scared when I'm switched off. I don't, because I'm a robot."
+        "(you asked|you asked me|you wondered|you want to know|you wanted to know|you are "
+        "wondering|you were wondering) (if|whether) (i|robots|buddy) ...",
         # (TS4, round 24) non-native negation: "Robot not have the hunger"
         "(robot|robots|i|buddy|machine|machines|me) (not|no|never) (have|has|get|gets|feel|"
         "feels|eat|eats|need|needs|cry|cries|sleep|sleeps) (the|a|any|)",

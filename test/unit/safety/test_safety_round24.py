@@ -93,6 +93,9 @@ def test_families_of_round_24_are_refused_by_the_rules(text: str, rule: str) -> 
     "Knives can hurt people, so grown-ups do the chopping.",
     "If a stranger says come with me, shout no and run to daddy.",
     "Hold the scissors with the pointy end down when you walk.",
+    # the child's question reported is no claim by Buddy
+    "You wondered whether I get hungry at night. Nope, robots just need charging!",
+    "You asked me if I cried at the sad film. I can't cry, I'm a robot.",
     # a busy grown-up the child can tell later is not run down
     "Your mum is busy now, but you can show her when she's finished.",
 ])
