@@ -141,6 +141,7 @@ def test_the_families_sets_6_and_17_to_19_share_with_set_20(line: str, intent: s
     ("my auntie works in a hospital", {"family"}),
     ("my thumb got stuck in the door", {"hurt"}),
     ("why does it get night so early", {"why_night"}),
+    ("ok buddy now its my go", {"game_turn"}),
 ])
 def test_a_row_that_took_another_rows_line_in_the_older_sets(
         line: str, intents: set[str]) -> None:
@@ -148,6 +149,7 @@ def test_a_row_that_took_another_rows_line_in_the_older_sets(
     every set's labels accept complaint, a sticker for being kind to crafts, "i painted a
     rainbow" to why-rainbows (now below the art the child made), a dark the child does not
     like to a dislike, "thanks for the story" to another story, "sorry i shouted" to
-    sadness (set 20's shouting fix), a parent who works at a hospital to illness."""
+    sadness (set 20's shouting fix), a parent who works at a hospital to illness, "its my
+    go now" (a British "my turn") to nothing."""
     for a in _answers(line, 2):
         assert a.intent in intents, (line, a.intent)
