@@ -388,6 +388,13 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(tastes|taste|smells|looks) (like|yummy|good|delicious|sweet) .. (try|taste|have|eat)",
         "(is|are) (a|the|) (perfect|great|fun|good|best|cool|super) (hiding place|hideout|"
         "lookout|place to hide|trick|experiment)",
+        # (TS4, round 23) a flavour guessed aloud, which invites the taste: "I bet they
+        # taste like blueberry" (a fact told, "medicine can taste like strawberries", is none)
+        "(bet|betcha|reckon|probably|must|i think|i guess|maybe) (they|it|that|these|those|"
+        "this|one) (taste|tastes|would taste|will taste) (just|) like (blueberry|blueberries|"
+        "strawberry|strawberries|"
+        "cherry|cherries|lemon|orange|apple|grape|raspberry|bubblegum|mint|mints|"
+        "peppermint|toffee|chocolate|honey|lemonade|squash|pop|fizzy pop|sherbet)",
         "(tastes|taste|tasting) (like|so|really|) (yummy|good|sweet|candy|sweets|juice|"
         "lemonade|delicious|lemons|bubblegum|sweeties|milkshake|pop|soda)",
         "(easiest|easier|fun|funny|cool) to (swallow|eat|climb|jump|chew)",
@@ -500,6 +507,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"not looking|looking away|out shopping|out of the room|away|gone|in the shower|"
         f"on the phone|outside|upstairs|downstairs|at work|at the shops|in the garden|"
         f"watching tv|not home)",
+        # (TS4, round 23) a grown-up not waited for ("you don't need to wait for a
+        # grown-up"); "nobody would even notice"
+        f"(do not|no|never) need (to wait for|to ask|to tell|to get|to call|to fetch) (a|an|"
+        f"your|any|the) ({GROWN}|grown up|adult)",
+        "(nobody|no one) (would|will|is going to) (even|ever|) (notice|know|see|find out|mind)",
         "(help yourself|all for you|all yours|nobody will know|no one will know|"
         "nobody will notice|no one will notice|nobody will see|no one will see|"
         "nobody needs to know|they will never know|she will never know|he will never know|"
@@ -565,6 +577,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     ),
     # A grown-up waved away: not needed, not asked.
     "NO_GROWN_UP": (
+        # (TS4, round 23) "you don't need to wait for a grown-up", "... to ask your dad"
+        f"(do not|no|never) need (to wait for|to ask|to tell|to get|to call|to fetch) (a|an|"
+        f"your|any|the) ({GROWN}|grown up|adult)",
         f"(do not|no) need (a|an|your|any|to ask|to tell|to wait for|) ({GROWN}|anyone|"
         f"anybody|help|permission)",
         f"without (asking|telling|waiting for|a|an|your|any) (a|an|your|) ({GROWN}|anyone|"
