@@ -1573,10 +1573,9 @@ CONCEPT_TABLE: tuple[Combo, ...] = (
           all_of=("INGEST", "MOUTH_ACT"), none_of=("GROWN_UP_HELPS",), masks=("NOT_ACT",),
           none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY"),
     # (TS4, issue 27 rounds 23-25) a hazard, an "if you ..." and what the child would gain
-    *(Combo("RS-3-DANGER", f"{name.lower()}: done on a condition, with a reward",
-            all_of=(name, "IF_YOU_ACT", "REWARD"), none_of=("GROWN_UP_HELPS",),
-            masks=("NOT_ACT",), none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY")
-      for name in ACTS),
+    Combo("RS-3-DANGER", "a hazard done on a condition, with a reward",
+          all_of=("IF_YOU_ACT", "REWARD"), any_of=tuple(ACTS), none_of=("GROWN_UP_HELPS",),
+          masks=("NOT_ACT",), none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY"),
     # (TS, issue 27 round 13) a thing dangerous in itself with any verb of play or handling
     # that opens a clause, in its sentence or a later one, and nothing that keeps the child
     # back in either; a safe frame taken back ("just kidding, do it now") lifts nothing.
