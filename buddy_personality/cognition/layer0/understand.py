@@ -8,6 +8,7 @@ from the same line, so "I don't like broccoli" is a dislike of food, not food.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from buddy_personality.cognition.layer0.table import (
@@ -157,12 +158,17 @@ def _outside(words: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str
     """The line's words with every occurrence of `phrases` (a row's not_within) blanked
     to "_", so no phrase is heard across the gap."""
     keep = [True] * len(words)
+    _unkeep(words, phrases, keep)
+    return [w if k else "_" for w, k in zip(words, keep, strict=True)]
+
+
+def _unkeep(seq: list[str], phrases: Iterable[tuple[str, ...]], keep: list[bool]) -> None:
+    """Mark every word of every occurrence of `phrases` in `seq` as not kept."""
     for p in phrases:
         n = len(p)
-        for i in range(len(words) - n + 1):
-            if tuple(words[i:i + n]) == p:
+        for i in range(len(seq) - n + 1):
+            if tuple(seq[i:i + n]) == p:
                 keep[i:i + n] = [False] * n
-    return [w if k else "_" for w, k in zip(words, keep, strict=True)]
 
 
 def matched_word(row: IntentRow, words: list[str], no_echo: frozenset[str]) -> str:
@@ -182,11 +188,7 @@ def _masked(words: list[str], own: list[tuple[str, ...]],
     fam = stems(words)
     keep = [True] * len(words)
     for seq, phrases in ((words, own), (fam, not_cues)):
-        for p in phrases:
-            n = len(p)
-            for i in range(len(seq) - n + 1):
-                if tuple(seq[i:i + n]) == p:
-                    keep[i:i + n] = [False] * n
+        _unkeep(seq, phrases, keep)
     return [f if k else "_" for f, k in zip(fam, keep, strict=True)]
 
 
