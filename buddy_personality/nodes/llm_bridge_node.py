@@ -99,7 +99,6 @@ DEADLINE_MARGIN_S = 0.001
 class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
     def __init__(self, **node_kwargs: Any) -> None:
         super().__init__("llm_bridge", **node_kwargs)
-        self._acted_at = self.get_clock().now()   # see _now()
         self.params = p = declare_parameters(self, PARAMETERS)
         url = p["server_url"].strip()
         self._core = build_core(p, sim_time=bool(self.get_parameter("use_sim_time").value))
@@ -199,7 +198,7 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
         text = msg.text[:TEXT_MAX]
         if len(msg.text) > TEXT_MAX:
             self._rejections.reject("utterance_truncated", f"{len(msg.text)} chars")
-        self._apply(self._core.on_utterance(self._now(), text, msg.is_final))
+        self._apply(self._core.on_utterance(now_s(self), text, msg.is_final))
 
     def _on_button(self, msg: ButtonEvent) -> None:
         if msg.button_id not in (ButtonEvent.BUTTON_PTT, ButtonEvent.BUTTON_ACTION) or (
@@ -207,10 +206,10 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
         ):
             self._rejections.reject("button_enum", f"{msg.button_id}/{msg.event_type}")
             return
-        self._apply(self._core.on_button(self._now(), msg.button_id, msg.event_type))
+        self._apply(self._core.on_button(now_s(self), msg.button_id, msg.event_type))
 
     def _on_guardrail(self, msg: GuardrailEvent) -> None:
-        self._apply(self._core.on_guardrail(self._now(), msg.rule_id[:TAG_MAX],
+        self._apply(self._core.on_guardrail(now_s(self), msg.rule_id[:TAG_MAX],
                                             msg.action[:TAG_MAX]))
 
     def _on_profile(self, msg: LlmProfile) -> None:
@@ -242,30 +241,30 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
         if msg.state > GovernorState.HALTED:
             self._rejections.reject("governor_state", str(msg.state))
             return
-        self._apply(self._core.on_governor(self._now(), msgs.governor_view(msg)))
+        self._apply(self._core.on_governor(now_s(self), msgs.governor_view(msg)))
 
     def _on_identity(self, msg: IdentityState) -> None:
         self._core.on_identity(now_s(self), msgs.identity_view(msg))
 
     def _on_activity(self, msg: Bool) -> None:
-        self._apply(self._core.on_speech_activity(self._now(), msg.data))
+        self._apply(self._core.on_speech_activity(now_s(self), msg.data))
 
     def _on_tts_speaking(self, msg: Bool) -> None:
-        self._apply(self._core.on_tts_speaking(self._now(), msg.data))
+        self._apply(self._core.on_tts_speaking(now_s(self), msg.data))
 
     def _on_system(self, msg: SystemEvent) -> None:
         if msg.kind == SystemEvent.FAULT_RAISED:
-            self._apply(self._core.on_fault_raised(self._now(), msg.detail[:TAG_MAX]))
+            self._apply(self._core.on_fault_raised(now_s(self), msg.detail[:TAG_MAX]))
 
     def _on_end(self, _req: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
-        ended, step = self._core.end_conversation(self._now())
+        ended, step = self._core.end_conversation(now_s(self))
         self._apply(step)
         response.success = ended
         response.message = "conversation ended" if ended else "no conversation to end"
         return response
 
     def _tick(self) -> None:
-        now = self._now()
+        now = now_s(self)
         self._publish_signals(self._signal_order.tick(now))
         self._publish_says(self._say_sync.due(now, self._core.mood),
                            self.get_clock().now().to_msg())
@@ -313,7 +312,7 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
     def _on_worker_item(self, item: WorkerItem) -> None:
         """A worker's output (nodes/llm_bridge/workers.py), on the executor thread."""
         kind, ticket, payload = item
-        now = self._now()
+        now = now_s(self)
         if kind == "inline":
             self._apply(self._core.on_inline_emotion(now, ticket, payload))
         elif kind == "reset":
@@ -327,16 +326,6 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
             self._apply(self._core.on_probe_result(now, payload))
 
     # -- outputs -----------------------------------------------------------------------
-
-    def _now(self) -> float:
-        """The node clock, kept as the instant the core acts at: the stamp of what it
-        decides. Stamped when published instead, a step that took long (the first line's
-        safety rules compiled on a loaded machine: 0.35 s) carried later stamps than the
-        instant its deadlines count from (SPEAKING's end, the silence timeout), and a
-        replay, which hears a line at its session's STARTED stamp, could not reproduce
-        them (issue 30 item 4; in sim time both are the same instant)."""
-        self._acted_at = self.get_clock().now()
-        return self._acted_at.nanoseconds * 1e-9
 
     def _apply(self, step: Step) -> None:
         try:
@@ -355,7 +344,7 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
             for note in step.notes:
                 self.get_logger().debug(note)
             return
-        stamp = self._acted_at.to_msg()
+        stamp = self.get_clock().now().to_msg()
         for kind in step.system_events:
             ev = SystemEvent(kind=kind, battery_pct=-1.0,
                              detail=self.params["server_url"][:TEXT_MAX])
