@@ -132,11 +132,8 @@ def run_until_stopped(body: Callable[[], None], teardown: Callable[[], None],
         except (KeyboardInterrupt, ExternalShutdownException):
             pass
         except ParameterError as exc:
-            # a Ctrl-C during the build can reach us as a declaration that failed because
-            # the context went away under it ("publisher's context is invalid"): a stop
-            if not (stop_signals.stopping or stopped_by_signal(0.0)):
-                print(f"{prog}: {exc}", file=sys.stderr)
-                status = 2
+            print(f"{prog}: {exc}", file=sys.stderr)
+            status = 2
         except Exception:
             if not (stop_signals.stopping or stopped_by_signal()):
                 raise
@@ -186,7 +183,9 @@ def build_within_stop(build: Callable[[], T]) -> T:
         stop_signals.begin_stop()
         stop_signals.exit_status = 0
         bound_dds_teardown()
-        raise
+        if isinstance(exc, (KeyboardInterrupt, ExternalShutdownException)):
+            raise
+        raise KeyboardInterrupt from exc   # the stop it is, whatever it surfaced as
 
 
 def run_node(factory: Callable[[], Node], args: Sequence[str] | None = None) -> int:
