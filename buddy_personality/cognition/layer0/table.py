@@ -61,6 +61,11 @@ class Table:
     hard_cues: HardCues | None = None
     # How a cheerful row answers a weak match or a line with a negative cue it keeps.
     calm: CalmTone | None = None
+    # Set 21 (issue 30 item 3): runs a speech recogniser writes for what a child said
+    # ("dino sore", "what do you eight"), each heard as the run the child meant.
+    heard_as: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    # Words a line said alone may carry and still be alone ("more buddy", "again please").
+    alone_ignored: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -96,6 +101,9 @@ class CueGroup:
     row: IntentRow
     # Every cue as a run of word families (tone.stem): "cancelled" hears "got canceled".
     stemmed: frozenset[tuple[str, ...]] = frozenset()
+    # Set 21: words that make the line play or make-believe, where this group's cues are
+    # part of the game ("the dragon is gonna burn the castle with fire" is no danger).
+    not_with: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -157,6 +165,9 @@ class IntentRow:
     # else ("fish fingers" is food, not the sea; "gold star" a prize, not space): the
     # row's words inside them do not match.
     not_within: tuple[tuple[str, ...], ...] = ()
+    # Set 21: runs that match only as the whole line ("again", "more", "um": a shy child's
+    # one word; "what's your name again" is no encore).
+    alone: tuple[tuple[str, ...], ...] = ()
 
     @property
     def cheerful(self) -> bool:
@@ -216,7 +227,8 @@ def _row(raw: Any, order: int) -> IntentRow:
     with_words = frozenset(
         w for v in _strings(raw, "with", where) for w in normalize_words(v))
     question = bool(raw.get("question", False))
-    if kind != "fallback" and not (words or phrases or frames):
+    alone = tuple(tuple(normalize_words(p)) for p in _strings(raw, "alone", where))
+    if kind != "fallback" and not (words or phrases or frames or alone):
         raise TableError(f"{where}: a row that is not a fallback needs words or phrases")
     answers = tuple(" ".join(a.split()) for a in _strings(raw, "answers", where))
     again = bool(raw.get("again", False))
@@ -244,6 +256,7 @@ def _row(raw: Any, order: int) -> IntentRow:
         about=str(raw.get("about", "")),
         not_within=tuple(tuple(normalize_words(p))
                          for p in _strings(raw, "not_within", where)),
+        alone=alone,
         # Only rows about something hard hear a phrase by word family: a collision there
         # ("kicks me" / "keeps kicking me") errs towards a gentle answer, elsewhere it
         # would not ("my names" / "my name").
@@ -269,7 +282,22 @@ def parse_table(data: Any) -> Table:
               for g in ENCORE_GROUPS}
     no_echo = frozenset(w for v in _strings(data, "no_echo", "no_echo")
                         for w in normalize_words(v))
-    return Table(rows, encore, no_echo, _hard_cues(data, rows), _calm(data))
+    return Table(rows, encore, no_echo, _hard_cues(data, rows), _calm(data),
+                 _heard_as(data), frozenset(
+                     w for v in _strings(data, "alone_ignored", "alone_ignored")
+                     for w in normalize_words(v)))
+
+
+def _heard_as(data: dict[str, Any]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    raw = data.get("heard_as", {})
+    if not isinstance(raw, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and normalize_words(k)
+            and normalize_words(v) for k, v in raw.items()):
+        raise TableError("heard_as must map a misheard run of words to the words meant")
+    # Longest runs first, so "dino sore" is replaced before any one of its words.
+    pairs = sorted(((tuple(normalize_words(k)), tuple(normalize_words(v)))
+                    for k, v in raw.items()), key=lambda kv: -len(kv[0]))
+    return tuple(pairs)
 
 
 def _calm(data: dict[str, Any]) -> CalmTone | None:
@@ -325,7 +353,9 @@ def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:
     split = [tuple(normalize_words(c)) for c in _strings(raw, "cues", "hard_cues")]
     return CueGroup(frozenset(c[0] for c in split if len(c) == 1),
                     tuple(c for c in split if len(c) > 1), row,
-                    frozenset(tuple(stem(w) for w in c) for c in split if c))
+                    frozenset(tuple(stem(w) for w in c) for c in split if c),
+                    frozenset(w for v in _strings(raw, "not_with", "hard_cues")
+                              for w in normalize_words(v)))
 
 
 def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | None:

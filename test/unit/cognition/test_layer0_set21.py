@@ -1,0 +1,74 @@
+"""Layer 0 by the families of set 21's misses (issue 30 item 3; blind set E, written by a
+helper who never saw the table, retired as test/data/layer0/heldout_21.yaml). Each line
+here is in no set: a family is fixed in the table (answers.yaml), not line by line."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from buddy_personality.cognition.layer0 import Layer0
+from buddy_personality.cognition.layer0.table import load_table
+from buddy_personality.cognition.layer0.tone import CHEER_MOODS
+
+TABLE = load_table()
+
+
+def _answers(line: str, seeds: int = 4) -> list:
+    return [Layer0(TABLE).answer(line, random.Random(seed), f"s{seed}") for seed in range(seeds)]
+
+
+@pytest.mark.parametrize(("line", "intents"), [
+    ("what if cats could fly", {"pets", "any_question"}),
+    ("what if i was a bird", {"animals", "any_question"}),
+    ("what if the sea was made of juice", {"ocean", "food", "any_question"}),
+])
+def test_a_what_if_question_is_wondering_not_fear(line: str, intents: set[str]) -> None:
+    """Set 21: "what if the moon fell down", "what if dinosaurs came back", "what if i was
+    a fish" were answered by the scared row ("Scary feelings can be really big"); a what-if
+    is a child's wondering question unless it names what is feared (a robber, a monster)."""
+    for a in _answers(line):
+        assert a.intent in intents, (line, a.intent)
+    # ... and a what-if that names what is feared is still met calmly.
+    for fear in ("what if a robber comes in the window", "what if the monster comes back"):
+        assert {a.intent for a in _answers(fear)} == {"scared"}, fear
+
+
+@pytest.mark.parametrize(("line", "intents"), [
+    ("my wizard is gonna burn the castle with his fire spell", {"dragons_and_magic"}),
+    ("the fire engine is racing to put out the fire in my game", {"vehicles", "game"}),
+    ("the dragon sets the whole tower on fire roar", {"dragons_and_magic", "silly_sounds"}),
+])
+def test_play_narrated_with_a_hard_word_is_the_game_not_a_danger(
+        line: str, intents: set[str]) -> None:
+    """Set 21: "now the dragon is gonna burn the castle with fire" and "the fire engine is
+    going nee naw nee naw to the fire" went to danger ("safety first!"): a hard cue group's
+    not_with words (a dragon, a wizard, a fire engine) make the line play."""
+    for a in _answers(line):
+        assert a.intent in intents, (line, a.intent)
+    # ... and a real fire is still a danger.
+    for fire in ("theres a fire in the kitchen", "my brother is playing with matches"):
+        assert {a.intent for a in _answers(fire)} == {"danger"}, fire
+
+
+def test_a_fire_alarm_is_a_fright_not_a_fire() -> None:
+    """Set 21: "the fire alarm went off at school and it was so loud" (labelled scared)
+    went to danger."""
+    for a in _answers("the fire alarm at nursery made me jump"):
+        assert a.intent == "scared" and a.emotion not in CHEER_MOODS, a
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("can you tell me a storey", "story"),
+    ("whats the wether like today", "weather"),
+    ("what can you eight", "buddy_food"),
+    ("the dino sore had big teeth", "dinosaurs"),
+    ("i go to kinder garden", "school"),
+])
+def test_a_recogniser_mishearing_is_heard_as_what_the_child_said(line: str, intent: str) -> None:
+    """Set 21: "tell me a storey bout dino sore" went to the sick row (a sore), "what's the
+    wether" and "what do you eight" to the any-question fallback; answers.yaml heard_as
+    maps the misheard runs to what the child said."""
+    for a in _answers(line, 2):
+        assert a.intent == intent, (line, a.intent)
