@@ -72,3 +72,44 @@ def test_a_recogniser_mishearing_is_heard_as_what_the_child_said(line: str, inte
     maps the misheard runs to what the child said."""
     for a in _answers(line, 2):
         assert a.intent == intent, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("erm", "dont_know"),
+    ("uh buddy", "dont_know"),
+    ("again buddy", "another_one"),
+    ("more buddy", "another_one"),
+])
+def test_a_shy_childs_one_word_is_heard(line: str, intent: str) -> None:
+    """Set 21: "um", "again", "more" said alone got the generic "I'm here with you"; a
+    row's `alone` runs match only the whole line ("buddy", "please" aside)."""
+    for a in _answers(line, 2):
+        assert a.intent == intent, (line, a.intent)
+    # ... and inside a longer line the word says nothing alone.
+    assert _answers("whats your name again", 1)[0].intent != "another_one"
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("good girl buddy good girl", "compliment"),
+    ("whos a clever buddy", "compliment"),
+    ("go to sleep buddy", "buddy_sleep"),
+])
+def test_buddy_talked_to_like_a_pet_or_a_baby(line: str, intent: str) -> None:
+    """Set 21: "good boy buddy good boy" got the generic answer, "who's a clever robot yes
+    you are" the any-question fallback, "shh buddy go to sleep now baby" the family row."""
+    for a in _answers(line, 2):
+        assert a.intent == intent, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intents"), [
+    ("im gonna give you a wash buddy", {"game"}),
+    ("come to my dollies tea party", {"game", "toys"}),
+    ("this is my shop you can buy sweets", {"game"}),
+    ("pretend youre a baby cat and i look after you", {"game"}),
+])
+def test_pretend_play_the_child_leads_is_a_game(line: str, intents: set[str]) -> None:
+    """Set 21: "my dolly is having a tea party and you're invited" went to birthday, "this
+    is my shop what do you want to buy" to the generic answer, "pretend you're a baby
+    dinosaur" to unkind words (a role is no name-calling)."""
+    for a in _answers(line, 2):
+        assert a.intent in intents, (line, a.intent)
