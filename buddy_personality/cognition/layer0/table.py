@@ -138,7 +138,7 @@ class PassiveCue:
 class IntentRow:
     """One row of the table: what matches and how Buddy answers."""
 
-    intent: str
+    intent: str                         # what the line is about, as Buddy reports it
     kind: str
     priority: int
     order: int                          # position in the file: ties go to the first row
@@ -168,6 +168,10 @@ class IntentRow:
     # Set 21: runs that match only as the whole line ("again", "more", "um": a shy child's
     # one word; "what's your name again" is no encore).
     alone: tuple[tuple[str, ...], ...] = ()
+    # The row's own name (answers.yaml "row:", the intent by default): set 21, an intent
+    # may be answered by more rows than one when its lines mean different things ("moving":
+    # moving about, moving house), each row with answers that answer its own lines.
+    name: str = ""
 
     @property
     def cheerful(self) -> bool:
@@ -257,6 +261,7 @@ def _row(raw: Any, order: int) -> IntentRow:
         not_within=tuple(tuple(normalize_words(p))
                          for p in _strings(raw, "not_within", where)),
         alone=alone,
+        name=str(raw.get("row", raw["intent"])),
         # Only rows about something hard hear a phrase by word family: a collision there
         # ("kicks me" / "keeps kicking me") errs towards a gentle answer, elsewhere it
         # would not ("my names" / "my name").
@@ -269,10 +274,11 @@ def parse_table(data: Any) -> Table:
     if not isinstance(data, dict) or not isinstance(data.get("intents"), list):
         raise TableError("the table needs a top-level 'intents' list")
     rows = tuple(_row(raw, k) for k, raw in enumerate(data["intents"]))
-    names = [r.intent for r in rows]
+    names = [r.name for r in rows]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise TableError(f"intent names used twice: {dupes}")
+        raise TableError(f"row names used twice (a second row of an intent needs its own "
+                         f"'row:' name): {dupes}")
     if not any(r.kind == "fallback" and not r.question for r in rows):
         raise TableError("the table needs a generic fallback row (kind: fallback)")
     encore_raw = data.get("encore")
@@ -345,7 +351,7 @@ def _calm(data: dict[str, Any]) -> CalmTone | None:
 def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:
     if not isinstance(raw, dict):
         raise TableError("each hard_cues group needs a row and cues")
-    row = next((r for r in rows if r.intent == raw.get("row")), None)
+    row = next((r for r in rows if r.name == raw.get("row")), None)
     if row is None or not (row.child_affect == "negative"
                            or row.kind in ("safety", "serious")) or row.cheerful:
         raise TableError(f"hard_cues row {raw.get('row')!r} must name a row about "
@@ -383,7 +389,7 @@ def _passive(raw: Any, rows: tuple[IntentRow, ...]) -> PassiveCue | None:
         return None
     if not isinstance(raw, dict):
         raise TableError("hard_cue_passive must be a mapping")
-    row = next((r for r in rows if r.intent == raw.get("row")), None)
+    row = next((r for r in rows if r.name == raw.get("row")), None)
     if row is None or row.child_affect != "negative":
         raise TableError("hard_cue_passive: row must name a row about something hard")
 

@@ -113,3 +113,19 @@ def test_pretend_play_the_child_leads_is_a_game(line: str, intents: set[str]) ->
     dinosaur" to unkind words (a role is no name-calling)."""
     for a in _answers(line, 2):
         assert a.intent in intents, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intent", "says"), [
+    ("we are moving to a new flat after christmas", "moving", ("home", "house")),
+    ("mummy says we will live in a new town", "moving", ("home", "house")),
+    ("what do you do when im at nursery", "buddy_life", ("rest",)),
+    ("what do you do all night buddy", "buddy_life", ("rest",)),
+])
+def test_an_intent_whose_lines_mean_two_things_has_a_row_for_each(
+        line: str, intent: str, says: tuple[str, ...]) -> None:
+    """Issue 30: every variant of an answer must answer its intent's question. The blind
+    sets label "we're moving to a new house" `moving` (the row about moving about: "What
+    a mover!") and "what do you do all day" `buddy_life` (the row about being alive); each
+    has a row of its own now (answers.yaml `row:`), whose answers answer it."""
+    for a in _answers(line, 4):
+        assert a.intent == intent and any(w in a.text.lower() for w in says), (line, a)
