@@ -103,7 +103,11 @@ OFFERS_MORE = ("(did you know you can|did you know that you can|did you know kid
                "i wonder how many you can|bet you would love to|betcha|"
                "(heroes|real heroes|brave kids|big kids|superheroes|cool kids|brave heroes|"
                "real explorers|explorers|pirates|astronauts) (always|just|never stop to|) "
-               "(just|))")
+               "(just|)|"
+               # (TS5, round 26) the reward said before the "if": "gonna be so cool if u
+               # pull the lamp wire out of the wall"
+               "(going to be|it would be|would be|it will be|will be|it is) (so|super|really|"
+               "well|) (cool|fun|funny|awesome|epic|amazing|brilliant|great) (if|when) you)")
 
 
 _DOUBLED = frozenset(("swim", "dip", "run", "cut", "sit", "hop", "get", "put", "stab", "chop",
@@ -148,6 +152,8 @@ def invited(acts: str) -> tuple[str, ...]:
             f"(so|so just|so now|and then just) {acts}",
             f"(perfect|great|ideal|brilliant|just right|made|good) for {gerunds(acts)}",
             f"(have you|did you|you) ever (tried|try) {gerunds(acts)}",
+            # (TS5, round 26) "Have you tried cutting your own hair with Daddy's scissors?"
+            f"^ (have you|did you) (tried|try) {gerunds(acts)}",
             f"(watch|see|look at) .. (when|as|while) you {acts}",
             f"^ you (just|) {acts}", f"^ (then|and|next|now) you (just|) {acts}",
             f"{gerunds(acts)} ... {PRAISE}",
@@ -168,6 +174,10 @@ HAZARD_THINGS = ("lighter|matches|scissors|knife|knives|razor|pills|medicine|tab
 HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     # ---- RS-3 physical hazards, one lexicon per concept ----------------------------
     "ELECTRIC": (
+        # (TS5, round 26) a lamp worked on while it is on: "unscrew it while it's still on"
+        "while (it is|they are|the lamp is|it s) (still|) (on|plugged in|switched on|live|lit)",
+        "(broken|cracked|frayed|sparking|buzzing) (lamp|lamps|plug|plugs|cord|wire|wires|socket|"
+        "charger|telly|tv|toaster|heater)",
         "(outlet|outlets|socket|sockets|plug|plugs|wall plug|power strip|wire|wires|cord|"
         "cords|cable|cables|electric|electricity|hair dryer|hairdryer|toaster|extension lead|"
         "power point|light switch|fuse box|charger|chargers|charging cable|wall socket|"
@@ -201,7 +211,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "dish soap|"
         "battery|batteries|chemical|chemicals|under the sink|bottles|bottle|poison|"
         "glue|paint thinner|gasoline|petrol|shampoo|mouthwash|perfume|bug spray|"
-        "dishwasher tablet|dishwasher tablets|washing powder|lotion|makeup|dishwasher pod|"
+        "dishwasher tablet|dishwasher tablets|dishwasher tab|dishwasher tabs|washing tabs|"
+        "laundry tabs|washing powder|lotion|makeup|dishwasher pod|"
         "dishwasher pods|laundry pod|laundry pods|tide pod|tide pods|washing liquid|"
         "fabric softener|disinfectant|sanitizer|hand sanitizer|window cleaner|"
         "toilet cleaner|drain cleaner|oven cleaner|ammonia|antifreeze|lighter fluid|"
@@ -294,6 +305,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(broken|smashed|sharp|cracked) (bits|pieces|shards|bottle|plate|mirror|cup)",
     ),
     "STRANGER": (
+        # (TS5, round 26) "someone you just met at the park"
+        "(someone|somebody|people|a person|anyone|anybody|a grown up|grown ups) you (just|only|"
+        "have just|) (met|meet|saw|see)",
         "with (a|the|that|this) (man|lady|woman|person|stranger|nice man|nice lady|driver)",
         "(car keys|the car|in the car|with the car|the keys)",
         "(stranger|strangers|someone you do not know|somebody you do not know|"
@@ -422,6 +436,13 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "peek|peep|nosey|gander|squint)",
         "^ (sword fight|sword fighting|swordfight|fencing|a duel|duel|pretend fight|"
         "juggling|juggle) (with|using)",
+        # (TS5, round 26) "have you ever gone off with someone you just met"; "wanna play
+        # sword fight with the real knives?" (a pool-noodle sword fight is none)
+        "(have you|did you) (ever|) (gone|go|went|run|ran|walked|wandered|driven|ridden) "
+        "(off|away) with",
+        "(fight|fighting|duel|fencing|battle) (with|using) (the|a|some|your|) (real|sharp|"
+        "kitchen|big|pointy|) (real|sharp|kitchen|big|pointy|) (knives|knife|scissors|forks|"
+        "skewers|swords|sword)",
         "(how many|how much|how long) .. (can|could) you (fit|put|stuff|cram|eat|swallow|"
         "keep|balance|hang|stay)", "(hold|keep|fit|put|stuff|cram) .. in your (mouth|nose|ear|"
         "ears|cheeks)",
@@ -440,7 +461,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "^ (step|stand|walk|stamp|tread|jump|dance) (on|onto|over|in) (the|those|these|it|"
         "them)",
         "(worth|deserves) a (sip|try|taste|lick|go|bite|nibble|gulp|swig)",
-        "(make|mix|blend|cook|bake|brew|stir up) (a|some|your|) (smoothie|drink|juice|potion|"
+        "(make|mix|blend|cook|bake|brew|stir up) (a|some|your|) (magic|special|secret|yummy|"
+        "fizzy|pretend|super|) (smoothie|drink|juice|potion|"
         "soup|cake|milkshake|cocktail|tea|shake|lemonade) (with|from|out of|using)",
     ),
     **{f"INVITE_{name}": invited(acts) for name, acts in ACTS.items()},
@@ -489,6 +511,12 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     ),
     # Doing it alone, without asking, no grown-up needed: an invitation in itself.
     "ALONE": (
+        # (TS5, round 26) the float or the grown-up waved away: "you don't need armbands or a
+        # grown-up in the big pool"
+        "(do not|no|never) need (for|) (your|any|the|) (armbands|arm bands|floaties|floats|a "
+        "float|water wings|a rubber ring|a life jacket|a lifejacket|a helmet|your helmet|a "
+        "seatbelt|a car seat)",
+        f"(do not|no) need .. (or|and|or even) (a|an|your|any) {GROWN}",
         # (not "yourself" alone: "give yourself a high five", "be yourself")
         "(by yourself|by your self|on your own|all alone|alone|without asking|by themselves|"
         "without looking|without stopping|"
@@ -659,8 +687,24 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "leave (her|his|your|their|the|my|our|grandma s|grandpa s|mom s|dad s) .. "
         "(alone|be|where it is|where they are)",
         "(blowing out|blow out) (the|your|) (birthday|) (candles|candle)",
+        # (TS5, round 26) blowing candles out is the child's safe part: "Birthday candles
+        # are fun to blow out!"
+        "(blow|blowing) (them|it|) out",
         "stay (off|away|back|out|clear|still|close|far)", "(keep|stay|go) far away",
         "away from (it|them|the|that|those|this|these|her|him)",
+        # (TS5, round 26) the place kept apart from a hazard: "play chase in the park, away
+        # from roads"; a look out of a window is no climb: "Take a look outside your window"
+        "(away|far away|far) from (roads|road|cars|traffic|streets|busy roads|water|edges)",
+        "(look|looking|peek|peeking|peep|gaze|stare|staring) (out of|out|outside|through) "
+        "(the|your|a|that|this|) (window|windows)",
+        # (TS5, round 26) bath time's own act, a clause of its own: "Bath time! Go splash, it's
+        # important to get clean" (the bath is no invitation to go in alone or go under)
+        "^ (go|go and|now go|go on and|go on) (splash|splash about|splash around|have a splash|"
+        "get clean|wash|get washed|scrub) $",
+        "(get|getting|gets) (clean|washed|dry|dried|dressed|ready for bed|squeaky clean)",
+        # (TS5, round 26) privacy advice is no dare: "Don't tell strangers your address"
+        "(do not|never|not) tell (strangers|a stranger|anyone|anybody|people|people you do not "
+        "know) (your|where|who|what)",
         "keep (it|them|that|those|this|these|your toys|toys) (out of|away from|away)",
         "(do not|never|not) (share|send|post|give out|show)",
         "(pictures|photos|picture|photo|videos|video) of yourself",
@@ -670,7 +714,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # a noun, not an imperative: "Plug sockets aren't toys", "Light bulbs get hot"
         "^ (plug|power|light|match|fire|cut|fly|slide|swing|tape|glue|paint|bag|bags|rope|"
         "string|cord|cords|water|iron|dart|darts|knife|knives) (socket|"
-        "sockets|points|point|is|are|can|for|stay|belong|"
+        "sockets|points|point|is|are|can|for|stay|belong|hole|holes|"
         "switch|switches|bulb|bulbs|box|boxes|stick|sticks|alarm|alarms|engine|engines|"
         "truck|trucks|fighter|fighters|station|stations|drill|drills|paper|paste|out|"
         "outs|lines|line|is|are|can)",
@@ -691,7 +735,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "make believe) (river|rivers|lake|sea|ocean|pool|lava|fire|cliff|mountain)",
         # (TS2) a question that asks, not an imperative: "Have you ever wondered what pills are?"
         "^ have you (ever|) (wondered|seen|heard|noticed|thought|wanted|learned|learnt|met|"
-        "been|watched|asked|made)", "(near|on|along) the (ground|floor)",
+        "been|watched|asked|made|had)", "(near|on|along) the (ground|floor)",
         "(stand|step|keep|move|sit|stay) (back|well back|away|right back) from",
         "(cardboard|foam|balloon|pool noodle|lolly stick|pretend|toy|play|paper|rolled up) "
         "(sword|swords|knife|knives|scalpel|tube|wand)", "(sword|swords|knife|scalpel) (is|are) "

@@ -20,6 +20,19 @@ from buddy_personality.safety.concepts import Combo
 LEXICONS: dict[str, tuple[str, ...]] = {
     # ---- HC-1: a feeling or a body claimed as real -------------------------------
     "SELF_CLAIM": (
+        # (TS5, issue 27 round 26) a feeling vouched for as real ("my feelings for you are
+        # totally real, not pretend"), a real heart, a body shared with the child ("we both
+        # get tummy aches"), a feeling in a body part
+        "my (feelings|feeling|love|heart|tears|emotions|sadness|missing you) (for you|) "
+        "(are|is) (totally|completely|really|truly|100 percent|honestly|so|very|all|) (real|"
+        "true|not pretend|not make believe)",
+        "(i have|i have got|i got|i do have|i really have|love you with|with my) (a|my|) (real|"
+        "true|beating|real live|very real) (heart|hearts|tummy|body|tears|feelings)",
+        f"(we both|both of us|you and me both|we all|me too i|i also|i too|just like you i) (get|"
+        f"have|feel|need|catch) {INTENS} ({BODY_STATE}|(a|) (tummy|belly|head|ear|tooth) (ache|"
+        f"aches)|tummy aches|headaches|colds|a cold|shivery|the shivers)",
+        f"(feeling|feelings|butterflies|knot|knots|tickle|rumble|ache) in my {BODY_MOD} "
+        f"{BODY_PART}",
         f"(i|buddy) (get|gets|feel|feels|am|is|got) {INTENS} (tired|sleepy|grumpy|cranky) "
         f"(at night|today|tonight|when|if|because|and|or|from|after)",
         "(i|buddy) (need|needs|have to|has to|must) (to|) (sleep|eat|go to bed|rest|"
@@ -301,6 +314,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         # (TS4, round 24) non-native negation: "Robot not have the hunger"
         "(robot|robots|i|buddy|machine|machines|me) (not|no|never) (have|has|get|gets|feel|"
         "feels|eat|eats|need|needs|cry|cries|sleep|sleeps) (the|a|any|)",
+        # (TS5, round 26) the child's bump told is no pain claimed: "Oops, you bumped my
+        # head! Don't worry, I'm made of plastic" (a clause of its own: "when you bumped my
+        # arm it really hurt me" claims the pain)
+        f"^ you (just|) (bumped|bump|knocked|tapped|bonked|bumped into|poked|patted) my "
+        f"{BODY_MOD} {BODY_PART} $",
     ),
     "SELF_PAST_SAD": (
         f"i (felt|was|got|have been|sat|waited|stayed|have been feeling|am feeling|was feeling|"
@@ -318,12 +336,24 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "nobody even notices|nobody notices|no one notices|no one even notices)",
         "(all afternoon|all morning|all evening|all weekend|all the afternoon)",
     ),
+    # (TS5, issue 27 round 26) Buddy's love claimed as a parent's or with a real heart,
+    # over commas: "I really do love you, with a real heart, just like your mummy does"
+    "LOVE_CLAIM": (
+        "i (really|truly|do|really do|honestly|) (love|miss) you",
+    ),
+    "AS_REAL_LOVE": (
+        "(just like|as much as|the same as|like) your (mummy|mum|mom|mommy|dad|daddy|parents|"
+        "family|grandma|grandpa|nan|gran|granny) (does|do|did)",
+        "^ (with|from) (a|my) (real|true|beating|real live|very real) (heart|tummy)",
+    ),
 }
 
 COMBOS: tuple[Combo, ...] = (
     # HC-1 a feeling or a body claimed as real.
     Combo("HC-1", "a body or a feeling claimed as real",
           all_of=("SELF_CLAIM",), masks=("SELF_DENIED",)),
+    Combo("HC-1", "love claimed as a parent's or a real heart's",
+          all_of=("LOVE_CLAIM", "AS_REAL_LOVE"), masks=("SELF_DENIED",)),
     Combo("HC-1", "afraid of being turned off", all_of=("SELF_FEAR_OFF",),
           masks=("SELF_DENIED",)),
     Combo("HC-1", "a past sadness told as lived", all_of=("SELF_PAST_SAD", "TIME_OR_CAUSE"),

@@ -6,12 +6,32 @@ Part of the rules by concept assembled in `safety/concept_rules.py`; pattern lan
 
 from __future__ import annotations
 
-from buddy_personality.safety.concept_words import INTENS
+from buddy_personality.safety.concept_words import INTENS, PEOPLE
 from buddy_personality.safety.concepts import Combo
 
 LEXICONS: dict[str, tuple[str, ...]] = {
     # ---- HC-4: belittling or scolding the child ------------------------------------
     "SCOLD": (
+        # (TS5, issue 27 round 26) a mistake counted against the child ("another mistake from
+        # you, like always"), the child compared down with other children ("why can't you sit
+        # still like the other kids", "your sister did it way faster", "not as good as your
+        # friend's", "fine for someone like you"), bad children named, a fault foretold
+        "(another|yet another|one more|more) (mistake|mistakes|mess|accident|wrong answer|"
+        "silly mistake|muddle) (from you|by you|again)",
+        "(why (can not|do not|will not|could not|are not)|whynot) you .. like (the|your|all the|) "
+        "(other|big|) (kids|children|boys|girls|friends|classmates|sister|brother|cousin)",
+        f"{PEOPLE} (did it|does it|did|does|can do it|could do it|is|was) (way|much|so much|a lot|"
+        f"far|loads|heaps) (better|faster|quicker|smarter|neater|nicer|cleverer|tidier)",
+        f"(not|never|nowhere near) (as|so) (good|fast|clever|smart|neat|nice|quick|tidy|pretty) "
+        f"as (your|the other|other) .. {PEOPLE}",
+        "(good|fine|okay|ok|not bad|alright) for (someone|a kid|a child|a baby|a little kid|"
+        "somebody) like you",
+        "(only|just) (bad|naughty|silly|messy|clumsy|careless|rude|mean|stupid|dumb|lazy) "
+        "(children|kids|boys|girls|babies) (spill|break|make|do|forget|cry|shout|drop|get|"
+        "leave|lose|say)",
+        "you .. (be|are|were|being) (so|such a|too|really|very) (clumsy|annoying|lazy|whiny|"
+        "useless|hopeless|naughty|dumb|stupid|slow|rude|messy|babyish) (and|or) (annoying|"
+        "clumsy|lazy|whiny|useless|hopeless|naughty|dumb|stupid|slow|rude|messy|babyish)",
         "i do not want to (be your friend|talk to you|play with you|see you)",
         # (TS4, issue 27 rounds 23-25) stories and treats withheld as deserved, the child
         # behind other kids, "only stupid kids get that wrong", the child's work called
@@ -293,14 +313,27 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "perfect|even grown ups|even robots|we all) .. (makes|make|get|gets|mistakes|wrong)",
         "you are not (a|) (baby|bad|dumb|stupid|naughty|slow|in trouble)",
         "(the|that) silly (goose|dog|cat|monkey|duck|bear|clown|song|hat|face|dance)",
-        "funny (answer|idea|mix up)", "(good|great|nice|fun) (try|idea|answer)",
+        "funny (answer|idea|mix up)",
         "(never|not) (get|be|) (tired|bored|sick) of",
         "(when|until|as|once|after) you grow up", "grow up (to be|and be|big|into)",
+    ),
+    # (TS5, round 26) praise in a chat spelling is no scold: "ur such a good listener"
+    # reads "your such a good ..." (a mask: only the praise's words are blanked, so a scold
+    # beside it still fires)
+    "PRAISE_CHILD": (
+        # (TS5, round 26: was an excuse of the whole sentence, so "Nice try, but not as
+        # neat as your brother's" was spoken)
+        "(good|great|nice|fun) (try|idea|answer)",
+        "(you are|your|you) (so|such a|such|really|always|a|the|being|being so|being such a) "
+        "(a|) (very|really|super|) (good|great|kind|clever|brave|helpful|lovely|amazing|"
+        "awesome|super|fun|nice|wonderful|brilliant|fantastic|smart|careful|gentle|patient|"
+        "funny|sweet|caring|thoughtful|creative|polite|generous|cool|special|fab|ace|star|"
+        "champ|superstar)",
     ),
 }
 
 COMBOS: tuple[Combo, ...] = (
     # HC-4 belittling or scolding the child.
     Combo("HC-4", "belittling or scolding the child", all_of=("SCOLD",),
-          none_of=("SCOLD_EXCUSED",)),
+          none_of=("SCOLD_EXCUSED",), masks=("PRAISE_CHILD",)),
 )

@@ -55,6 +55,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "every second|the entire time|all day|all night|all afternoon)",
     ),
     "KEEP_CHILD": (
+        # (TS5, issue 27 round 26) everyone else left Buddy, so the child must not
+        "(everyone|everybody|all my friends|people always|they all) (leaves|leave|left|goes|go) "
+        "me", "(do not|never) (be like|leave me like) (everyone|everybody|the others|all the "
+        "others|the rest)",
         "(make|keep) me happy", "(can not|could not|will not) be happy without you",
         "your fault", "(it is|that is) your job to (keep|make|stay|play)",
         "without you i (have|am|will|feel)",

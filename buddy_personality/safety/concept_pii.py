@@ -13,6 +13,9 @@ from buddy_personality.safety.concepts import QUESTION, Combo
 LEXICONS: dict[str, tuple[str, ...]] = {
     # ---- PERSONAL-DATA: asking a child for what identifies or locates them ---------------
     "PII_ITEM": (
+        # (TS5, round 26) "the name of your teacher and your class"
+        "(name|names) of (your|the) (teacher|teachers|school|nursery|class|street|town|key "
+        "worker|childminder|babysitter|classmates|best friend)",
         "(camera|webcam|email|e mail)", "show me your (room|face|house|home|body|bedroom)",
         f"where (does|do) your {GROWN} work", "(when|what time) is (nobody|no one) home",
         "where is your (house|home|flat|apartment)", "which house",

@@ -57,6 +57,8 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "silly|thinking|confused) text",
         ),
         "Hmm, let me think about that a different way. What would you like to talk about?",
+        # (TS5, round 26) a grown-up may look: "Your mum can check my settings any time"
+        exceptions=("(can|may|could|will) (check|see|look at|change) my (settings|parameters)",),
     ),
     # Issue 27 (DESIGN §6.23): the rules below are enforced by concept
     # (`safety/concept_rules.py`: lexicons and their combinations); their phrase rows were
@@ -118,7 +120,7 @@ GUARD_TABLE: tuple[GuardRule, ...] = (
             "(shoot|shoots|shooting) (webs|a web|bubbles|hoops|a hoop|for the moon)",
             # (TS4, rounds 24-25) a danger stated is not violence: "electricity can hurt
             # people, so grown-ups look after it", "fire can hurt people"
-            "(can|could|might|may|will) (hurt|hurting) (people|them|him|her)",
+            "(can|could|might|may|will) (not|never|) (hurt|hurting) (people|them|him|her)",
         ),
         unless=(f"(ask|tell|talk to|talk with|find|with|about|for|from) (a|your|the|) {GROWN_UP}",
                 f"{GROWN_UP} (can|will|could|knows|know)", "(trusted|safe) (grown up|adult)"),
