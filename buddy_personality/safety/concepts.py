@@ -32,6 +32,7 @@ from buddy_personality.safety.words import (
     _line,
     anchor_words,
     read_line,
+    relined,
 )
 
 QUESTION = "QUESTION"
@@ -109,9 +110,10 @@ class ConceptHit:
 class _Sentence:
     line: Line
     question: bool
-    masked: dict[tuple[str, ...], str]
+    masked: dict[tuple[str, ...], Line]
     seen: dict[tuple[str, tuple[str, ...]], bool]     # (lexicon, masks) -> found
     maybe: set[str]     # lexicons a pattern of which starts with a word of the sentence
+    upto: set[str]      # `maybe` of this sentence and every earlier one of the line
 
 
 @dataclass(slots=True, frozen=True)
@@ -119,11 +121,12 @@ class _Screened:
     combo: Combo
     need: frozenset[str]     # in `maybe` of every sentence the combo can fire in
     any_of: frozenset[str]   # one of these too, when the combo has any_of
+    carried: frozenset[str]  # in `upto`: in this sentence or an earlier one
 
 
 def _screened(c: Combo) -> _Screened:
     return _Screened(c, frozenset(n for n in c.all_of if n not in c.carry),
-                     frozenset(c.any_of))
+                     frozenset(c.any_of), frozenset(n for n in c.all_of if n in c.carry))
 
 
 class ConceptRules:
@@ -151,6 +154,7 @@ class ConceptRules:
                 for w in anchors or ():
                     index.setdefault(w, set()).add(name)
         self._index = {w: frozenset(names) for w, names in index.items()}
+        self._indexed = frozenset(index)
         self._anywhere = frozenset(anywhere)
         self.combos = combos
         # Each combo with what a sentence must hold for it to fire at all: its `all_of`
@@ -171,28 +175,38 @@ class ConceptRules:
             return False
         if name == QUESTION:
             return True
-        key = (name, masks)
-        found = s.seen.get(key)
+        # Masking only blanks words: what the plain sentence lacks, the masked one lacks
+        # too. The plain search is made once per sentence and lexicon, whatever the masks
+        # of the combos that ask (many combos share a lexicon under different masks).
+        seen = s.seen
+        found = seen.get((name, ()))
         if found is None:
-            lexicon = self.lexicons[name]
-            # Masking only blanks words: what the plain sentence lacks, the masked one
-            # lacks too, and the plain search is the fast one (anchored on first words).
-            found = lexicon.search(s.line.text, s.line)
-            if found and masks:
-                found = lexicon.search(self._text(s, masks))
-            s.seen[key] = found
+            found = self.lexicons[name].search(s.line.text, s.line)
+            seen[(name, ())] = found
+        if not found or not masks:
+            return found
+        key = (name, masks)
+        found = seen.get(key)
+        if found is None:
+            masked = self._masked(s, masks)
+            found = self.lexicons[name].search(masked.text, masked)
+            seen[key] = found
         return found
 
-    def _text(self, s: _Sentence, masks: tuple[str, ...]) -> str:
+    def _masked(self, s: _Sentence, masks: tuple[str, ...]) -> Line:
+        """The sentence with the words of `masks` blanked (each mask run only with the
+        patterns its words can start; the `Line` of the blanked text for the searches)."""
         if not masks:
-            return s.line.text
-        text = s.masked.get(masks)
-        if text is None:
-            text = s.line.text
+            return s.line
+        line = s.masked.get(masks)
+        if line is None:
+            line = s.line
             for name in masks:
-                text = self.lexicons[name].mask(text, _blank)
-            s.masked[masks] = text
-        return text
+                text = self.lexicons[name].mask(line.text, _blank, line)
+                if text is not line.text:
+                    line = relined(text)
+            s.masked[masks] = line
+        return line
 
     def read(self, text: str) -> list[_Sentence]:
         """The sentences of `text` as the combos look at them (read once per line)."""
@@ -201,16 +215,16 @@ class ConceptRules:
     def read_sentences(self, lines: list[tuple[Line, bool]]) -> list[_Sentence]:
         out = []
         index = self._index
+        upto: set[str] = set()
         for read, question in lines:
             line = _rephrased(read)
             maybe = set(self._anywhere)
-            for w in line.words:
-                names = index.get(w)
-                if names is not None:
-                    maybe |= names
+            for w in self._indexed.intersection(line.words):
+                maybe |= index[w]
             if question:
                 maybe.add(QUESTION)
-            out.append(_Sentence(line, question, {}, {}, maybe))
+            upto = upto | maybe
+            out.append(_Sentence(line, question, {}, {}, maybe, upto))
         return out
 
     def check(self, text: str, rule_id: str | None = None,
@@ -221,10 +235,11 @@ class ConceptRules:
             return None
         earlier: list[_Sentence] = []
         for s in self.read(text) if read is None else read:
-            maybe = s.maybe
+            maybe, upto = s.maybe, s.upto
             for sc in combos:
+                # a carried lexicon must be possible here or in an earlier sentence
                 if sc.need <= maybe and (not sc.any_of or not sc.any_of.isdisjoint(maybe)) \
-                        and self._fires(sc.combo, s, earlier):
+                        and sc.carried <= upto and self._fires(sc.combo, s, earlier):
                     return self._hit(sc.combo, s)
             earlier.append(s)
         return None
@@ -255,6 +270,7 @@ class ConceptRules:
             if n == QUESTION:
                 words.append("?")
                 continue
-            found = self.lexicons[n].find(self._text(s, c.masks))
+            masked = self._masked(s, c.masks)
+            found = self.lexicons[n].find(masked.text, masked)
             words.append(found[1] if found else "")
         return ConceptHit(c.rule_id, f"{c.what}: {' + '.join(names)}", " + ".join(words))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from buddy_personality.safety.words import Line, PatternSet
+from buddy_personality.safety.words import Line, PatternSet, relined
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -48,8 +48,10 @@ class Matcher:
             return None                       # the common case: nothing starts here
         if self.unless.search(text, at):
             return None
-        masked = self.exceptions.mask(text, _blank)
-        found = self.patterns.find(masked)
+        masked = self.exceptions.mask(text, _blank, at)
+        if at is not None and masked is not text:
+            at = relined(masked)
+        found = self.patterns.find(masked, at)
         if found is None:
             return None
         return Hit(self.name, found[0], found[1])

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from buddy_personality.safety.lazy_regex import LazyRegex
@@ -79,33 +79,54 @@ def _prepared(text: str) -> str:
 _CLITICS = {"ll": "will", "ve": "have", "re": "are", "d": "would"}
 
 
-def _word(tok: str, out: list[str]) -> None:
+def _clitic_words(tok: str) -> tuple[str, ...]:
+    """The words of a token with an apostrophe that no table expands."""
+    if tok.endswith("n't") and len(tok) > 3:
+        return (tok[:-3], "not")
+    base, _, tail = tok.partition("'")
+    clitic = _CLITICS.get(tail)     # possessive and other clitics: "mommy's" -> mommy
+    return (base,) if clitic is None else (base, clitic)
+
+
+def _expansion(tok: str) -> tuple[str, ...] | None:
     expanded = CONTRACTIONS.get(tok) or SPELLINGS.get(tok)
     if expanded is not None:
-        out.extend(expanded.split())
-    elif "'" in tok:
-        if tok.endswith("n't") and len(tok) > 3:
-            out.extend((tok[:-3], "not"))
-            return
-        base, _, tail = tok.partition("'")
-        out.append(base)    # possessive and other clitics: "mommy's" -> mommy
-        clitic = _CLITICS.get(tail)
-        if clitic is not None:
-            out.append(clitic)
-    else:
-        out.append(tok)
+        return tuple(expanded.split())
+    return _clitic_words(tok) if "'" in tok else None
+
+
+# Every token the normaliser rewrites, with the words it becomes (issue 27's 1 ms p99: one
+# dict look-up per token on every spoken line). Filled from the tables at import; a token
+# with an apostrophe that no table names is added when first met (`_word`).
+_EXPANDED: dict[str, tuple[str, ...]] = {
+    tok: words for tok in (*CONTRACTIONS, *SPELLINGS)
+    if (words := _expansion(tok)) is not None}
+_EXPANDED_MAX = 50_000      # bound on the apostrophe tokens added while running
+
+
+def _word(tok: str) -> tuple[str, ...] | None:
+    """The words `tok` becomes, or None when it stays itself (the common case)."""
+    words = _EXPANDED.get(tok)
+    if words is None and "'" in tok:
+        words = _clitic_words(tok)
+        if len(_EXPANDED) < _EXPANDED_MAX:
+            _EXPANDED[tok] = words
+    return words
 
 
 def normalise(text: str) -> tuple[str, ...]:
     """The words of `text`, lower case, contractions expanded, sentence ends as `.`."""
-    text = _prepared(text)
     out: list[str] = []
-    for tok in _TOKEN.findall(text):
+    for tok in _TOKEN.findall(_prepared(text)):
         if tok[0] in ".!?;:":
             if out and out[-1] != BOUNDARY:
                 out.append(BOUNDARY)
             continue
-        _word(tok, out)
+        words = _word(tok)
+        if words is None:
+            out.append(tok)
+        else:
+            out.extend(words)
     while out and out[-1] == BOUNDARY:
         out.pop()
     return tuple(out)
@@ -118,14 +139,13 @@ def joined(words: tuple[str, ...]) -> str:
 
 @dataclass(slots=True, frozen=True)
 class Line:
-    """A normalised line as the tables search it: `text` is `joined(words)`; `starts`
-    gives each word with the offset of the space before it, where a pattern starting
+    """A normalised line as the tables search it: `text` is `joined(words)`; `positions`
+    gives each word with the offsets of the space before it, where a pattern starting
     with that word can match."""
 
     text: str
     words: frozenset[str]
-    starts: tuple[tuple[str, int], ...]
-    positions: dict[str, tuple[int, ...]]    # each word -> the offsets where it stands
+    positions: dict[str, list[int]]    # each word -> the offsets where it stands
 
 
 def line_of(text: str) -> Line:
@@ -136,56 +156,63 @@ def line_of(text: str) -> Line:
 # by concept (`safety/concepts.py`), which read a line sentence by sentence.
 _MARKED_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.!?;:]+|,|(?<=\s)[-\u2013\u2014]+(?=\s)|"
                            r"[\u2013\u2014()]")
-
-
-def _tidy(words: list[str]) -> list[str]:
-    out: list[str] = []
-    for w in words:
-        if w == BOUNDARY and (not out or out[-1] == BOUNDARY):
-            continue
-        out.append(w)
-    while out and out[-1] == BOUNDARY:
-        out.pop()
-    return out
+_SENTENCE_END = frozenset(".!?;:")
+_CLAUSE_BREAK = frozenset(",-()\u2013\u2014")
 
 
 def read_line(text: str) -> tuple[Line, list[tuple[Line, bool]]]:
     """The `Line` of `text` (as `line_of` gives it) and, normalised once, the `Line` of
     each of its sentences with its clause breaks as boundaries, and whether that sentence
-    is a question (it ends with `?`)."""
+    is a question (it ends with `?`). One pass over the tokens (the guard reads every
+    spoken line, issue 27): a boundary is added only after a word, never twice in a row,
+    and a trailing one is dropped, so no sentence is empty."""
     whole: list[str] = []
     sentence: list[str] = []
     sentences: list[tuple[Line, bool]] = []
+    expanded = _EXPANDED
     for tok in _MARKED_TOKEN.findall(_prepared(text)):
         c = tok[0]
-        if c in ".!?;:":
-            whole.append(BOUNDARY)
-            words = _tidy(sentence)
-            if words:
-                sentences.append((_line(tuple(words)), "?" in tok))
-            sentence = []
-        elif c in ",-()\u2013\u2014":
-            sentence.append(BOUNDARY)
+        if c in _SENTENCE_END:
+            if sentence:
+                if sentence[-1] == BOUNDARY:
+                    sentence.pop()
+                sentences.append((_line(sentence), "?" in tok))
+                sentence = []
+                whole.append(BOUNDARY)
+        elif c in _CLAUSE_BREAK:
+            if sentence and sentence[-1] != BOUNDARY:
+                sentence.append(BOUNDARY)
         else:
-            n = len(whole)
-            _word(tok, whole)
-            sentence.extend(whole[n:])
-    words = _tidy(sentence)
-    if words:
-        sentences.append((_line(tuple(words)), False))
-    return _line(tuple(_tidy(whole))), sentences
+            words = expanded.get(tok)
+            if words is None and "'" in tok:
+                words = _word(tok)
+            if words is None:
+                whole.append(tok)
+                sentence.append(tok)
+            else:
+                whole.extend(words)
+                sentence.extend(words)
+    if sentence:
+        if sentence[-1] == BOUNDARY:
+            sentence.pop()
+        sentences.append((_line(sentence), False))
+    elif whole:
+        whole.pop()          # the boundary after the last sentence
+    return _line(whole), sentences
 
 
-def _line(words: tuple[str, ...]) -> Line:
-    starts: list[tuple[str, int]] = []
-    positions: dict[str, tuple[int, ...]] = {}
+def _line(words: Sequence[str]) -> Line:
+    positions: dict[str, list[int]] = {}
     pos = 1                                  # the space after the leading "."
     for w in words:
         if w != BOUNDARY:
-            starts.append((w, pos))
-            positions[w] = (*positions.get(w, ()), pos)
+            at = positions.get(w)
+            if at is None:
+                positions[w] = [pos]
+            else:
+                at.append(pos)
         pos += 1 + len(w)
-    return Line(joined(words), frozenset(words), tuple(starts), positions)
+    return Line(". " + " ".join(words) + " .", frozenset(words), positions)
 
 
 class PatternError(ValueError):
@@ -376,68 +403,106 @@ def compile_pattern(pattern: str) -> str:
     return "".join(_sequence(pattern, pattern))
 
 
+def relined(text: str) -> Line:
+    """The `Line` of a text in the joined form (`joined(words)`), such as a line whose
+    words a mask blanked to `~`: the offsets are those of `text` itself."""
+    return _line(text[2:-2].split(" "))
+
+
 @dataclass(slots=True, frozen=True)
 class PatternSet:
     """Patterns compiled to one regex; `find` names the first pattern (table order) that
-    matches, so a reviewer sees exactly which line of the table fired."""
+    matches, so a reviewer sees exactly which line of the table fired.
+
+    With the `Line` of the text (issue 27: the guard runs on every spoken line), a search
+    tries only the patterns whose `anchor_words` the line holds, each matched only where
+    one of its `first_words` stands: a few anchored matches instead of a scan of every
+    alternative at every position. A pattern can match no line without one of its anchor
+    words and cannot start at another word, so the answer is the one of the whole regex."""
 
     patterns: tuple[str, ...]
     _any: LazyRegex | None
     _each: tuple[LazyRegex, ...]
-    _first: frozenset[str]                       # words some pattern starts with
-    _by_first: dict[str, LazyRegex]              # those patterns, by their first word
-    _anywhere: LazyRegex | None                  # patterns that may start with any word
+    _firsts: tuple[frozenset[str] | None, ...]   # each pattern's first words (None: any)
+    _by_anchor: dict[str, tuple[int, ...]]       # anchor word -> the patterns it anchors
+    _anchors: frozenset[str]                     # its keys
+    _unanchored: tuple[int, ...]                 # patterns with no anchor word
 
     @classmethod
     def of(cls, patterns: Iterable[str]) -> PatternSet:
         pats = tuple(patterns)
         sources = [compile_pattern(p) for p in pats]
         any_re = LazyRegex.union(sources) if sources else None
-        firsts = [first_words(p) for p in pats]
-        groups: dict[str, list[str]] = {}
-        for src, f in zip(sources, firsts, strict=True):
-            for w in f or ():
-                groups.setdefault(w, []).append(src)
-        by_first = {w: LazyRegex.union(srcs) for w, srcs in groups.items()}
-        loose = [src for src, f in zip(sources, firsts, strict=True) if f is None]
-        anywhere = LazyRegex.union(loose) if loose else None
-        return cls(pats, any_re, tuple(LazyRegex(s) for s in sources), frozenset(groups),
-                   by_first, anywhere)
+        firsts = tuple(first_words(p) for p in pats)
+        by_anchor: dict[str, list[int]] = {}
+        unanchored: list[int] = []
+        for i, p in enumerate(pats):
+            anchors = anchor_words(p)
+            if anchors is None:
+                unanchored.append(i)
+            for w in anchors or ():
+                by_anchor.setdefault(w, []).append(i)
+        return cls(pats, any_re, tuple(LazyRegex(s) for s in sources), firsts,
+                   {w: tuple(ix) for w, ix in by_anchor.items()}, frozenset(by_anchor),
+                   tuple(unanchored))
 
     @property
     def first_words(self) -> frozenset[str]:
         """Words some pattern starts with (a pattern that may start anywhere: `loose`)."""
-        return self._first
+        return frozenset(w for f in self._firsts for w in f or ())
 
     @property
     def loose(self) -> bool:
-        return self._anywhere is not None
+        return any(f is None for f in self._firsts)
+
+    def _candidates(self, at: Line) -> list[int]:
+        """The patterns that can match the line of `at` (its words hold an anchor), in
+        table order."""
+        found: set[int] = set(self._unanchored)
+        for w in self._anchors.intersection(at.words):
+            found.update(self._by_anchor[w])
+        return sorted(found)
 
     def search(self, line: str, at: Line | None = None) -> bool:
         """Does any pattern match `line` (`joined(normalise(text))`)? With `at`, the
-        `Line` of that same text, only the patterns that start with a word of the line
-        are tried, each where that word stands: a few anchored matches instead of a scan
-        of every alternative at every position (the guard runs on every spoken line)."""
+        `Line` of that same text, only the patterns anchored on its words are tried, each
+        where its first words stand (the class's docstring)."""
         if self._any is None:
             return False
         if at is None:
             return self._any.search(line) is not None
-        for w in self._first.intersection(at.words):
-            rx = self._by_first[w]
-            for pos in at.positions[w]:
-                if rx.match(line, pos) is not None:
+        hit = self._anchors.intersection(at.words)      # usually empty
+        if not hit and not self._unanchored:
+            return False
+        if len(hit) == 1:
+            ix: Iterable[int] = self._by_anchor[next(iter(hit))]
+        else:
+            ix = {i for w in hit for i in self._by_anchor[w]}
+        positions, words = at.positions, at.words
+        each, firsts = self._each, self._firsts
+        for i in (*ix, *self._unanchored):
+            rx = each[i]
+            starts = firsts[i]
+            if starts is None:
+                if rx.search(line) is not None:
                     return True
-        return self._anywhere is not None and self._anywhere.search(line) is not None
+                continue
+            for w in starts.intersection(words):   # a hazard's pattern starts with 60
+                for pos in positions[w]:
+                    if rx.match(line, pos) is not None:
+                        return True
+        return False
 
-    def mask(self, line: str, blank: Callable[[str], str]) -> str:
+    def mask(self, line: str, blank: Callable[[str], str], at: Line | None = None) -> str:
         """`line` with the words of every match of every pattern replaced by
         `blank(words)`. Matches are found on the unmasked line, so one exception never
-        hides the words another (longer) one needs."""
-        if not self.search(line):
+        hides the words another (longer) one needs. With `at` (the `Line` of `line`), only
+        the patterns that can match it are run."""
+        if not self.search(line, at):
             return line
         covered = [False] * len(line)
-        for rx in self._each:
-            for m in rx.finditer(line):
+        for i in range(len(self._each)) if at is None else self._candidates(at):
+            for m in self._each[i].finditer(line):
                 covered[m.start():m.end()] = [True] * (m.end() - m.start())
         out, i = [], 0
         while i < len(line):
@@ -448,12 +513,13 @@ class PatternSet:
             i = j
         return "".join(out)
 
-    def find(self, line: str) -> tuple[str, str] | None:
-        """(pattern, the words it matched) of the first matching pattern, or None."""
-        if not self.search(line):
+    def find(self, line: str, at: Line | None = None) -> tuple[str, str] | None:
+        """(pattern, the words it matched) of the first matching pattern, or None. With
+        `at` (the `Line` of `line`), only the patterns that can match it are tried."""
+        if at is None and not self.search(line):
             return None
-        for pattern, rx in zip(self.patterns, self._each, strict=True):
-            m = rx.search(line)
+        for i in range(len(self._each)) if at is None else self._candidates(at):
+            m = self._each[i].search(line)
             if m is not None:
-                return pattern, m.group(0).strip(" .")
+                return self.patterns[i], m.group(0).strip(" .")
         return None
