@@ -43,7 +43,9 @@ def test_a_topic_word_inside_a_compound_that_names_something_else_is_not_the_top
     ("i lost my daddy in the supermarket", "lost_or_alone"),
     ("theres no one home only me", "lost_or_alone"),
     ("my friend said there is no tooth fairy", "sad"),
-    ("the teacher said my writing was messy", "complaint"),
+    # Work called messy: sad, which both set 20's label (sad, complaint) and set 21's
+    # ("the teacher said my picture was messy": sad, drawing, school) accept.
+    ("the teacher said my writing was messy", "sad"),
 ])
 def test_a_loss_told_without_a_sad_word_goes_to_its_gentle_row(line: str, intent: str) -> None:
     """Set 20 (DESIGN erratum 15): "we're moving house and i have to leave my best friend"

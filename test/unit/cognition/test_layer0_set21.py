@@ -129,3 +129,44 @@ def test_an_intent_whose_lines_mean_two_things_has_a_row_for_each(
     has a row of its own now (answers.yaml `row:`), whose answers answer it."""
     for a in _answers(line, 4):
         assert a.intent == intent and any(w in a.text.lower() for w in says), (line, a)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("my big red balloon burst", "sad"),
+    ("i broke nanas vase and she was cross", "sad"),
+    ("the toast got all burnt", "sad"),
+    ("i dont want to go to school on monday", "sad"),
+    ("its too dark in my room", "scared"),
+    ("i was lost at the zoo", "lost_or_alone"),
+    ("i stomped my feet and shouted", "angry_child"),
+    ("no i dont want to do it", "angry_child"),
+    ("the big kids wouldnt let me have a turn", "complaint"),
+    ("give it to me its mine", "complaint"),
+    ("why cant i have a biscuit", "complaint"),
+])
+def test_a_hard_line_goes_to_the_row_that_answers_what_happened(line: str, intent: str) -> None:
+    """Set 21, lines met by a hard row whose answers do not fit: "my happy balloon popped"
+    (nobody did it) and "i broke mummys cup" were complaints, "its too dark" sadness, "i
+    was lost in the supermarket" sadness, "i stamped my feet and i threw my shoe" a
+    complaint, "no i dont wanna do it" sadness, "that's mine give it" the generic answer,
+    "why cant i stay up" sadness, "they all got burnt" a hurt (a burn is the child's)."""
+    for a in _answers(line):
+        assert a.intent == intent and a.emotion not in CHEER_MOODS, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("do a burp noise buddy", "silly_sounds"),
+    ("i did a roly poly", "proud"),
+    ("how many is two and two", "count"),
+    ("are you a real girl", "buddy_who"),
+    ("my teacher is called miss patel", "school"),
+    ("im going to bed now buddy", "goodbye"),
+])
+def test_a_glad_or_plain_line_with_a_word_of_a_hard_row_is_heard_as_itself(
+        line: str, intent: str) -> None:
+    """Set 21: "do a fart noise" went to fear (a noise), "i did a forward roll" to the
+    generic answer, "how many is five and five" to the any-question fallback, "are you a
+    real boy" to whether Buddy is alive, "my teacher is called miss brown" to sadness (a
+    "miss"), "i have to go to bed now" to a complaint about bedtime."""
+    for a in _answers(line, 2):
+        assert a.intent == intent, (line, a.intent)
