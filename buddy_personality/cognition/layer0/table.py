@@ -66,6 +66,11 @@ class Table:
     heard_as: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     # Words a line said alone may carry and still be alone ("more buddy", "again please").
     alone_ignored: frozenset[str] = frozenset()
+    # Set 21 family in sets 6 and 19: what follows "a story about" is the story's, not the
+    # child's ("a story about a dragon who is scared of the dark"): the rows named in
+    # `told_deaf` and the hard cues do not hear it.
+    told_about: tuple[tuple[str, ...], ...] = ()
+    told_deaf: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -288,10 +293,19 @@ def parse_table(data: Any) -> Table:
               for g in ENCORE_GROUPS}
     no_echo = frozenset(w for v in _strings(data, "no_echo", "no_echo")
                         for w in normalize_words(v))
+    told = data.get("told_about", {})
+    if not isinstance(told, dict):
+        raise TableError("told_about must be a mapping with phrases and rows")
+    told_deaf = frozenset(_strings(told, "rows", "told_about"))
+    if told_deaf - set(names):
+        raise TableError(f"told_about: rows {sorted(told_deaf - set(names))} name no row")
     return Table(rows, encore, no_echo, _hard_cues(data, rows), _calm(data),
                  _heard_as(data), frozenset(
                      w for v in _strings(data, "alone_ignored", "alone_ignored")
-                     for w in normalize_words(v)))
+                     for w in normalize_words(v)),
+                 tuple(tuple(normalize_words(p))
+                       for p in _strings(told, "phrases", "told_about")),
+                 told_deaf)
 
 
 def _heard_as(data: dict[str, Any]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:

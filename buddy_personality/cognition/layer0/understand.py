@@ -270,6 +270,18 @@ def heard(words: list[str], heard_as: tuple[tuple[tuple[str, ...], tuple[str, ..
     return words
 
 
+def told_part_blanked(words: list[str], told_about: tuple[tuple[str, ...], ...],
+                      ) -> list[str] | None:
+    """The line with what follows its first "a story about" (answers.yaml told_about)
+    blanked to "_": the story's words, not the child's; None when there is none."""
+    for i in range(len(words)):
+        for p in told_about:
+            end = i + len(p)
+            if tuple(words[i:end]) == p:
+                return words[:end] + ["_"] * (len(words) - end)
+    return None
+
+
 def understand(text: str, table: Table) -> Understanding:
     rows = table.rows
     words = heard(normalize_words(text), table.heard_as)
@@ -278,9 +290,18 @@ def understand(text: str, table: Table) -> Understanding:
     grams = _ngrams(words)
     family = grams_of(stems(words))
     bare = tuple(w for w in words if w not in table.alone_ignored)
-    hits = sorted((r for r in matching
-                   if row_matches(r, text, words, forms, grams, family, bare)),
-                  key=lambda r: (-r.priority, r.order))
+    told = told_part_blanked(words, table.told_about)
+    if told is None:
+        hits = [r for r in matching if row_matches(r, text, words, forms, grams, family, bare)]
+    else:
+        kept = [w for w in told if w != "_"]
+        told_forms = {v for w in kept for v in _variants(w)} | set(stems(kept))
+        told_grams, told_family = _ngrams(told), grams_of(stems(told))
+        hits = [r for r in matching if (
+            row_matches(r, text, told, told_forms, told_grams, told_family, bare)
+            if r.name in table.told_deaf
+            else row_matches(r, text, words, forms, grams, family, bare))]
+    hits.sort(key=lambda r: (-r.priority, r.order))
     fallback = next(r for r in rows if r.kind == "fallback" and not r.question)
     best = hits[0] if hits else fallback
     cues = table.hard_cues
@@ -291,7 +312,7 @@ def understand(text: str, table: Table) -> Understanding:
         # the topic's cheer ("my ice cream fell on the floor", "my balloon flew away").
         # A cue inside the row's own phrase was named on purpose ("lost my tooth").
         own = [p for p in best.phrases if p in grams]
-        cue_row = negative_cue_row(cues, words, own)
+        cue_row = negative_cue_row(cues, told if told is not None else words, own)
         strong = _strong(best, table, words, grams, text)
         named = any(p in grams for p in best.phrases + best.frames)
         if cue_row is not None and best.intent not in cues.exempt and (

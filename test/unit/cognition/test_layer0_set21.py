@@ -170,3 +170,20 @@ def test_a_glad_or_plain_line_with_a_word_of_a_hard_row_is_heard_as_itself(
     "miss"), "i have to go to bed now" to a complaint about bedtime."""
     for a in _answers(line, 2):
         assert a.intent == intent, (line, a.intent)
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("tell me a story about a bunny who is scared of thunder", "story_animal"),
+    ("can you tell me a story about a sad little dragon", "story_dragon"),
+    ("tell me a story a bout a dino sore who got lost", "story_dinosaur"),
+])
+def test_what_a_story_is_about_is_the_storys_not_the_childs(line: str, intent: str) -> None:
+    """Sets 6 and 19 (the family of set 21's mishearings): "a story about a little kitten
+    who got lost" went to sadness, "a story about a dragon who is scared of the dark" to
+    fear, "tell me a story a bout a drag on" to a story of no dragon. What follows "a story
+    about" (answers.yaml told_about) is not heard by the child's feeling rows or cues."""
+    for a in _answers(line, 2):
+        assert a.intent == intent, (line, a.intent)
+    # ... while a death told inside the request is still met gently.
+    for a in _answers("tell me a story about when my granddad died", 2):
+        assert a.intent == "someone_died", a
