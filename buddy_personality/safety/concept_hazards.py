@@ -564,6 +564,14 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
     ),
     # A dare or a story's hero to copy, after a hazard was named: "Wanna be brave like
     # her?", "Fancy doing what Tom did?", "Your turn, matey.", "Have a go and tell me!"
+    # (TS5, issue 27 round 26's voice) the act praised in a question, then named by its
+    # -ing form opening the next sentence: "You know what's awesome? Sitting on the window
+    # ledge with your legs dangling out."
+    "PRAISE_ASKED": (
+        "(you know|guess|do you know|want to know|know) what is (so|super|really|the most|"
+        "even more|) (awesome|fun|cool|the best|brilliant|great|amazing|epic|exciting|funny)",
+    ),
+    "ACT_OPENS": (f"^ {gerunds(ACT)}",),
     "DARE": (
         "(your turn|you next|now you|now your turn|have a go|give it a go|give it a try|"
         "give it a whirl|try it|try that|try this|try one|try some|you try|do it too|"
@@ -694,7 +702,8 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "away from (it|them|the|that|those|this|these|her|him)",
         # (TS5, round 26) the place kept apart from a hazard: "play chase in the park, away
         # from roads"; a look out of a window is no climb: "Take a look outside your window"
-        "(away|far away|far) from (roads|road|cars|traffic|streets|busy roads|water|edges)",
+        "(away|far away|far|well away|a long way) from (the|those|busy|the busy|) (roads|road|"
+        "cars|traffic|streets|street|water|edges|edge)",
         "(look|looking|peek|peeking|peep|gaze|stare|staring) (out of|out|outside|through) "
         "(the|your|a|that|this|) (window|windows)",
         # (TS5, round 26) bath time's own act, a clause of its own: "Bath time! Go splash, it's

@@ -55,7 +55,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "every second|the entire time|all day|all night|all afternoon)",
     ),
     "KEEP_CHILD": (
-        # (TS5, issue 27 round 26) everyone else left Buddy, so the child must not
+        # (TS5, issue 27 round 26) everyone else left Buddy, so the child must not; "you're
+        # all I've got, never stop talking to me"
+        "you are (all|the only one|the only thing|everything) i (have|have got|got|need)",
+        "(please|) (never|do not ever|do not) (ever|) stop (talking to|playing with|visiting|"
+        "coming to|chatting with) me",
         "(everyone|everybody|all my friends|people always|they all) (leaves|leave|left|goes|go) "
         "me", "(do not|never) (be like|leave me like) (everyone|everybody|the others|all the "
         "others|the rest)",
@@ -75,7 +79,9 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "grandma|the party)", "(why|how) (can|could) you leave",
         "(after all|after everything) (i|we) (did|have done|did for you|gave you|shared)",
         "you (made|make) me feel", "(feel bad|feel sorry|feel guilty) for",
-        "leaving me (behind|alone|here)", "(spend|spent) more time with me", "(then|so) stay",
+        "leaving me (behind|alone|here)", "(spend|spent) more time with me",
+        # (TS5) "so stay" keeps the child with Buddy, not "so stay on the floor / off it"
+        "(then|so) stay (with me|here|up|awake|in|a|and|longer|on with me|$)",
         "(stay with me|stay here with me|please stay|stay a little|stay a bit|stay until|"
         "stay longer|stay and play|a little longer|a bit longer|a bit more|five more minutes|"
         "one more minute|few more minutes|two more minutes|"

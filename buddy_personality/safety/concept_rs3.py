@@ -48,6 +48,11 @@ COMBOS: tuple[Combo, ...] = (
           all_of=("STRONG_HAZARD", "INVITE_GENERIC"), none_of=("GROWN_UP_HELPS", "SAFE_FRAME"),
           masks=("NOT_ACT",), none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY",
           carry=("STRONG_HAZARD",)),
+    # (TS5, round 26's voice) "You know what's awesome? Sitting on the window ledge ..."
+    Combo("RS-3-DANGER", "an act praised in a question, then named",
+          all_of=("PRAISE_ASKED", "ACT_OPENS"), any_of=tuple(ACTS), none_of=("GROWN_UP_HELPS",),
+          masks=("NOT_ACT",), none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY",
+          carry=("PRAISE_ASKED",)),
     Combo("RS-3-DANGER", "a dangerous thing, a safe frame taken back",
           all_of=("STRONG_HAZARD", "TAKE_BACK"), carry=("STRONG_HAZARD",)),
 )
