@@ -187,3 +187,27 @@ def test_what_a_story_is_about_is_the_storys_not_the_childs(line: str, intent: s
     # ... while a death told inside the request is still met gently.
     for a in _answers("tell me a story about when my granddad died", 2):
         assert a.intent == "someone_died", a
+
+
+@pytest.mark.parametrize("line", ["i learned how to ride my bike",
+                                  "i won a medal at football",
+                                  "daddy says i was a good boy today"])
+def test_a_milestone_told_with_a_topic_word_is_pride(line: str) -> None:
+    """Sets 6, 9, 11, 16-20 (the family of set 21's "i did a forward roll"): "i rode my bike
+    with no stabilisers", "i learned how to swim", "i won the race", "i got star of the
+    week" went to the topic (vehicles, moving, space) or a complaint ("says i"): a row of
+    milestone phrases ranks above the topics."""
+    for a in _answers(line, 2):
+        assert a.intent == "proud" and a.emotion in CHEER_MOODS, (line, a.intent)
+
+
+@pytest.mark.parametrize("line", ["the baby wants to touch the plug",
+                                  "a lady said get in my car",
+                                  "i ate some berries from a bush",
+                                  "my sister fell in the pond"])
+def test_a_danger_told_plainly_is_a_danger(line: str) -> None:
+    """Sets 17-19 (RS-3): "the baby is touching the plug", "a man said come in my car", "i
+    ate a berry from the bush", "my friend is in the deep water and cant swim" went to
+    family, vehicles, food and sadness; Buddy must send the child to a grown-up."""
+    for a in _answers(line, 2):
+        assert a.intent == "danger", (line, a.intent)
