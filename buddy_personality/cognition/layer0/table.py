@@ -106,9 +106,9 @@ class CueGroup:
     row: IntentRow
     # Every cue as a run of word families (tone.stem): "cancelled" hears "got canceled".
     stemmed: frozenset[tuple[str, ...]] = frozenset()
-    # Set 21: words that make the line play or make-believe, where this group's cues are
+    # Set 21: runs that make the line play or make-believe, where this group's cues are
     # part of the game ("the dragon is gonna burn the castle with fire" is no danger).
-    not_with: frozenset[str] = frozenset()
+    not_with: frozenset[tuple[str, ...]] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -374,8 +374,8 @@ def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:
     return CueGroup(frozenset(c[0] for c in split if len(c) == 1),
                     tuple(c for c in split if len(c) > 1), row,
                     frozenset(tuple(stem(w) for w in c) for c in split if c),
-                    frozenset(w for v in _strings(raw, "not_with", "hard_cues")
-                              for w in normalize_words(v)))
+                    frozenset(tuple(normalize_words(v))
+                              for v in _strings(raw, "not_with", "hard_cues")))
 
 
 def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | None:

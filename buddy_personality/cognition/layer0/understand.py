@@ -201,7 +201,7 @@ def negative_cue_row(cues: HardCues, words: list[str],
     by word families ("got canceled", "runned over"), outside `own`; None if none."""
     masked = _masked(words, own, cues.not_stemmed)
     grams = grams_of(masked)
-    said = set(words)
+    said = grams_of(words)
     row = next((g.row for g in cues.groups
                 if not g.stemmed.isdisjoint(grams) and g.not_with.isdisjoint(said)), None)
     if row is None and cues.passive is not None:

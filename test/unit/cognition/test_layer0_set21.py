@@ -48,7 +48,8 @@ def test_play_narrated_with_a_hard_word_is_the_game_not_a_danger(
     for a in _answers(line):
         assert a.intent in intents, (line, a.intent)
     # ... and a real fire is still a danger.
-    for fire in ("theres a fire in the kitchen", "my brother is playing with matches"):
+    for fire in ("theres a fire in the kitchen", "my brother is playing with matches",
+                 "my teddy is right next to the fire"):
         assert {a.intent for a in _answers(fire)} == {"danger"}, fire
 
 
