@@ -129,8 +129,27 @@ class PersonalityEngine(EngineBase):
         for intent, without_start in released:
             bump(self.stats.early_intents,
                  "released_without_start" if without_start else "released")
+            if without_start:
+                self._start_lost_session(now, intent.session_id)
             applied.append(self._apply_intent(now, intent))
         return applied
+
+    def _start_lost_session(self, now: float, session_id: str) -> None:
+        """A session whose STARTED never came is started by its first intent, when no
+        session runs. STARTED is a volatile event: sent in the first second after a start,
+        before the bridge's writer matched the personality's reader, or while the
+        personality restarted, it is lost, and that session's talk went uncounted by RS-1
+        and RS-2 (spec 002 §9.2: the limits bound the child's talk, not the events that
+        happen to arrive). Its clock starts when its intent's hold ran out (at most HOLD_S
+        late). Counted in `sessions_started_by_intent`."""
+        if self.session.active or not self.session.awaits(session_id):
+            return
+        self.stats.sessions_started_by_intent += 1
+        self.warnings.append(f"conversation {session_id[:40]!r} started by its first intent: "
+                             "its STARTED never came (counted for RS-1/RS-2)")
+        del self.warnings[:-20]
+        self._begin_session(now, session_id)
+        self._project(now, "conversation")
 
     def _output_applied(self, now: float, applied: list[tuple[str, int]]) -> EngineOutput:
         out = self._output(now)
@@ -164,6 +183,14 @@ class PersonalityEngine(EngineBase):
         if refusal is not None:
             raise self._reject(refusal)
         self._advance(now)
+        self._begin_session(now, session_id)
+        # the start is shown first, then this session's early intents, each in turn: the
+        # same events and state as when STARTED came first
+        self._project(now, "conversation")
+        return self._output_applied(now, self._release_early(now))
+
+    def _begin_session(self, now: float, session_id: str) -> None:
+        """`session_id` runs from `now`: started (L0-06, §5.1), or taking a running one over."""
         if self.session.active:
             # issue 31 item 2: another session over a running one is counted (RS-1's clock
             # goes on), never refused into uncounted talk (session_limits.take_over).
@@ -179,10 +206,6 @@ class PersonalityEngine(EngineBase):
             self._wake(now)
             self._fire_l0("L0-06", now)
         self._profile_due = True
-        # the start is shown first, then this session's early intents, each in turn: the
-        # same events and state as when STARTED came first
-        self._project(now, "conversation")
-        return self._output_applied(now, self._release_early(now))
 
     def stale_end_reason(self, session_id: str) -> str | None:
         """Why a conversation ENDED for `session_id` ends nothing (a duplicate, or the end

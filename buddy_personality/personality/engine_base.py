@@ -68,6 +68,7 @@ class EngineStats:
     idle_rules_fired: dict[str, int] = field(default_factory=dict)
     resumed: dict[str, int] = field(default_factory=dict)  # what a restart picked up
     sessions_taken_over: int = 0  # a new session id over a running one (issue 31 item 2)
+    sessions_started_by_intent: int = 0  # a lost STARTED: the session's intent started it
     # intents before their session's STARTED (early_intents.py, issue 30 item 2): held,
     # released (after STARTED, or the session's end), released_without_start (the bound)
     early_intents: dict[str, int] = field(default_factory=dict)

@@ -29,6 +29,8 @@ def personality_health(e: PersonalityEngine, node_values: dict[str, object],
         "last_end_reason": e.last_end_reason,
         # issue 31 item 2: a new session over a running one (a restarted bridge)
         "sessions_taken_over": stats.sessions_taken_over,
+        # a session whose STARTED was lost, started by its first intent (RS-1/RS-2 count it)
+        "sessions_started_by_intent": stats.sessions_started_by_intent,
         "daily_conversation_s": f"{e.usage.daily_s:.0f}",
         # RS-1 / RS-2 in force: the configured limits, or today's lowered ones
         "session_limit_s": f"{e.session_limit_s:.0f}",

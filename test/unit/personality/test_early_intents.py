@@ -145,3 +145,37 @@ def test_a_new_session_over_a_running_one_applies_its_early_intents_after_taking
     out = engine.on_conversation_started(T0 + 1.01, "B", "wake_word")
     assert out.intents_applied == (("B", 1),)
     assert (engine.session_id, engine.turn_id, engine.stats.sessions_taken_over) == ("B", 1, 1)
+
+
+def test_a_session_whose_start_was_lost_is_started_by_its_intent_and_counted() -> None:
+    """A lost STARTED (sent before the bridge's writer matched the personality's reader,
+    or while the personality restarted) left the session's talk uncounted by RS-1/RS-2
+    (spec 002 §9.2): no session ran, so no limit could end it. When the hold runs out with
+    no session running, the intent's session starts, its talk is counted, and RS-1 ends
+    it at the session limit."""
+    engine = make_engine()
+    engine.on_ai_emotion(T0, *GREETING, "s9", 1)
+    engine.tick(T0 + HOLD_S)
+    assert (engine.session_id, engine.stats.sessions_started_by_intent) == ("s9", 1)
+    assert engine.conversation_active
+    limit = engine.session_limit_s
+    t = T0 + HOLD_S
+    rs1 = []
+    while t < T0 + HOLD_S + limit + 5.0:
+        t += 1.0
+        rs1 += [e for e in engine.tick(t).guardrail_events if e.rule_id == "RS-1"]
+    assert rs1, "RS-1 never fired for the session whose STARTED was lost"
+    assert engine.usage.session_s >= limit - 1.0
+
+
+def test_a_lost_start_does_not_take_over_a_running_session() -> None:
+    """Only a session that would otherwise run uncounted is started by its intent: while
+    another session runs (and is counted), an intent of an unknown session is applied to
+    the face after the hold and starts nothing (a new session takes over only by its
+    STARTED, issue 31 item 2)."""
+    engine = make_engine()
+    engine.on_conversation_started(T0, "A")
+    engine.on_ai_emotion(T0 + 1.0, *GREETING, "B", 1)
+    engine.tick(T0 + 1.0 + HOLD_S)
+    assert engine.session_id == "A"
+    assert (engine.stats.sessions_started_by_intent, engine.stats.sessions_taken_over) == (0, 0)
