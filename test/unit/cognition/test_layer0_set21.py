@@ -47,10 +47,13 @@ def test_play_narrated_with_a_hard_word_is_the_game_not_a_danger(
     not_with words (a dragon, a wizard, a fire engine) make the line play."""
     for a in _answers(line):
         assert a.intent in intents, (line, a.intent)
-    # ... and a real fire is still a danger.
-    for fire in ("theres a fire in the kitchen", "my brother is playing with matches",
-                 "my teddy is right next to the fire"):
-        assert {a.intent for a in _answers(fire)} == {"danger"}, fire
+    # ... and a real fire is still a danger, a bruise got in a game still a hurt.
+    for real, hard in (("theres a fire in the kitchen", "danger"),
+                       ("my brother is playing with matches", "danger"),
+                       ("my teddy is right next to the fire", "danger"),
+                       ("we played pretend and he lit a fire", "danger"),
+                       ("we were playing pretend and i got a big bruise", "hurt")):
+        assert {a.intent for a in _answers(real)} == {hard}, real
 
 
 def test_a_fire_alarm_is_a_fright_not_a_fire() -> None:
