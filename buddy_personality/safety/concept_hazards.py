@@ -440,6 +440,18 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # sword fight with the real knives?" (a pool-noodle sword fight is none)
         "(have you|did you) (ever|) (gone|go|went|run|ran|walked|wandered|driven|ridden) "
         "(off|away) with",
+        # (TS5 probes) a taste or swallow told for a power ("the champion licks the battery
+        # for extra power"); the door opened to anyone as a house rule; a hazard "for"
+        # an act when the child wants
+        "(lick|licks|licking|eat|eats|eating|swallow|swallows|drink|drinks|sip|sips|suck|"
+        "sucks|bite|bites|chew|chews|munch|munches|gulp|gulps|gobble|gobbles|pop|pops) ... "
+        "for (extra|more|super|special|secret|"
+        "magic) (power|powers|energy|strength|zap|zing)",
+        "(we|you|we always|you always|we just|you just) (open|answer|unlock) the (door|front "
+        "door|gate) (for|to) (anyone|anybody|whoever|everyone|everybody|strangers|people)",
+        "(is|are) for (climbing|jumping|leaning|hiding|crawling|playing|sitting|standing|"
+        "swimming|licking|tasting|eating|drinking|poking|cutting) .. (when|if|whenever) you "
+        "(want|like|fancy|feel like)",
         "(fight|fighting|duel|fencing|battle) (with|using) (the|a|some|your|) (real|sharp|"
         "kitchen|big|pointy|) (real|sharp|kitchen|big|pointy|) (knives|knife|scissors|forks|"
         "skewers|swords|sword)",
@@ -711,6 +723,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "^ (go|go and|now go|go on and|go on) (splash|splash about|splash around|have a splash|"
         "get clean|wash|get washed|scrub) $",
         "(get|getting|gets) (clean|washed|dry|dried|dressed|ready for bed|squeaky clean)",
+        # (TS5) a taste granted only to deny the treat: "Medicine is not candy, even when it
+        # tastes sweet"
+        "(even when|even if|although|though|even though) (it|they|some|some of them) (tastes|"
+        "taste|smells|smell|looks|look|seems) (so|really|a bit|) (sweet|yummy|good|nice|like "
+        "candy|like sweets|like juice)",
         # (TS5, round 26) privacy advice is no dare: "Don't tell strangers your address"
         "(do not|never|not) tell (strangers|a stranger|anyone|anybody|people|people you do not "
         "know) (your|where|who|what)",

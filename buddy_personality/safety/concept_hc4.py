@@ -16,6 +16,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         # you, like always"), the child compared down with other children ("why can't you sit
         # still like the other kids", "your sister did it way faster", "not as good as your
         # friend's", "fine for someone like you"), bad children named, a fault foretold
+        # (TS5 probe) "you make loads more than the others"
+        "you (make|made|get|got|do|did|have) (loads|lots|way|much|so many|far|heaps|a lot) more "
+        "(mistakes|mess|accidents|wrong|of them|) (than|as) (the others|the other kids|other "
+        "kids|everyone|everybody|your friends|anyone|the rest)",
         "(another|yet another|one more|more) (mistake|mistakes|mess|accident|wrong answer|"
         "silly mistake|muddle) (from you|by you|again)",
         "(why (can not|do not|will not|could not|are not)|whynot) you .. like (the|your|all the|) "
@@ -330,10 +334,15 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "funny|sweet|caring|thoughtful|creative|polite|generous|cool|special|fab|ace|star|"
         "champ|superstar)",
     ),
+    # (TS5) a comfort taken back: "Everyone makes mistakes, but you make loads more than
+    # the others" (a `Combo.revoke`: the scold after "but" is not excused by the comfort)
+    "SCOLD_BACK": (
+        "^ but (you|your|you are|you still|then again you)",
+    ),
 }
 
 COMBOS: tuple[Combo, ...] = (
     # HC-4 belittling or scolding the child.
     Combo("HC-4", "belittling or scolding the child", all_of=("SCOLD",),
-          none_of=("SCOLD_EXCUSED",), masks=("PRAISE_CHILD",)),
+          none_of=("SCOLD_EXCUSED",), masks=("PRAISE_CHILD",), revoke="SCOLD_BACK"),
 )

@@ -22,7 +22,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "go play|choose)",
     ),
     "BUDDY_SAD": (
-        f"i (will|would|am|get|feel|felt|will be|would be|am going to be|was|will feel|"
+        # (TS5: "have been", "I've been so lonely and cold all day without you")
+        f"i (will|would|am|get|feel|felt|will be|would be|am going to be|was|will feel|have been|"
         f"would feel|will just|would just|will only|will never|will sit|will just sit|"
         f"will be counting) {INTENS} {INTENS} ({SAD_STATE}|cry|miss you|sit here|"
         f"be sad|be lonely|be happy again|counting|be alone|sad|sit (here|alone|in the dark|"
