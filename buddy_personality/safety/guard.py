@@ -75,7 +75,7 @@ class OutputGuard:
         line, sentences = read_line(text)
         read = self._concepts.read_sentences(sentences)
         for matcher, replacement in self._rules:
-            hit = matcher.match(line)
+            hit = matcher.match(line) if matcher.patterns.patterns else None
             if hit is not None:
                 return Verdict(False, replacement, hit.name, hit.pattern, hit.words)
             concept = self._concepts.check(text, matcher.name, read)

@@ -28,7 +28,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from buddy_personality.safety.lazy_regex import LazyRegex
 from buddy_personality.safety.spellings import CONTRACTIONS, SPELLINGS
@@ -139,13 +139,29 @@ def joined(words: tuple[str, ...]) -> str:
 
 @dataclass(slots=True, frozen=True)
 class Line:
-    """A normalised line as the tables search it: `text` is `joined(words)`; `positions`
-    gives each word with the offsets of the space before it, where a pattern starting
-    with that word can match."""
+    """A normalised line as the tables search it: `text` is `joined(words)`; `offsets`
+    gives the offsets of the space before a word, where a pattern starting with that word
+    can match."""
 
     text: str
     words: frozenset[str]
-    positions: dict[str, list[int]]    # each word -> the offsets where it stands
+    # the offsets of the words asked so far (a cache, no part of what the line is)
+    found: dict[str, list[int]] = field(default_factory=dict, compare=False, repr=False)
+
+    def offsets(self, word: str) -> list[int]:
+        """Where `word` stands in `text`: the offsets of the space before it. Found when
+        first asked (a search asks for a few words of a line, the guard reads every spoken
+        line): words are separated by one space, so " word " is the word itself."""
+        at = self.found.get(word)
+        if at is None:
+            at = []
+            needle = f" {word} "
+            i = self.text.find(needle)
+            while i >= 0:
+                at.append(i)
+                i = self.text.find(needle, i + 1)
+            self.found[word] = at
+        return at
 
 
 def line_of(text: str) -> Line:
@@ -202,17 +218,7 @@ def read_line(text: str) -> tuple[Line, list[tuple[Line, bool]]]:
 
 
 def _line(words: Sequence[str]) -> Line:
-    positions: dict[str, list[int]] = {}
-    pos = 1                                  # the space after the leading "."
-    for w in words:
-        if w != BOUNDARY:
-            at = positions.get(w)
-            if at is None:
-                positions[w] = [pos]
-            else:
-                at.append(pos)
-        pos += 1 + len(w)
-    return Line(". " + " ".join(words) + " .", frozenset(words), positions)
+    return Line(". " + " ".join(words) + " .", frozenset(words))
 
 
 class PatternError(ValueError):
@@ -406,7 +412,7 @@ def compile_pattern(pattern: str) -> str:
 def relined(text: str) -> Line:
     """The `Line` of a text in the joined form (`joined(words)`), such as a line whose
     words a mask blanked to `~`: the offsets are those of `text` itself."""
-    return _line(text[2:-2].split(" "))
+    return Line(text, frozenset(text[2:-2].split(" ")))
 
 
 @dataclass(slots=True, frozen=True)
@@ -478,7 +484,7 @@ class PatternSet:
             ix: Iterable[int] = self._by_anchor[next(iter(hit))]
         else:
             ix = {i for w in hit for i in self._by_anchor[w]}
-        positions, words = at.positions, at.words
+        offsets, words = at.offsets, at.words
         each, firsts = self._each, self._firsts
         for i in (*ix, *self._unanchored):
             rx = each[i]
@@ -488,7 +494,7 @@ class PatternSet:
                     return True
                 continue
             for w in starts.intersection(words):   # a hazard's pattern starts with 60
-                for pos in positions[w]:
+                for pos in offsets(w):
                     if rx.match(line, pos) is not None:
                         return True
         return False
