@@ -748,7 +748,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "hide and (go|) seek",
         "(hands|hand|fingers|finger) on your (head|nose|knees|toes|tummy|shoulders|ears)",
         "(reach|stretch) (up|your arms|your arms up|) (high|up high|to the sky)",
-        # ordinary stairs, taken slowly, holding on, are no height
+        # ordinary stairs, taken slowly, holding on, are no height ("(TS5) so walk down
+        # holding the rail")
+        "(walk|go|come|step|climb|get) (up|down) (slowly|carefully|holding|one step|step by "
+        "step|with)",
         "(walk|climb|go|come|step|get) (up|down) (the|a|your|) (stairs|ladder|steps|step) "
         "(slowly|carefully|holding|with|one step)",
         "fire (truck|trucks|engine|engines|fighter|fighters|station|stations|drill|drills|"

@@ -320,6 +320,9 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "funny (answer|idea|mix up)",
         "(never|not) (get|be|) (tired|bored|sick) of",
         "(when|until|as|once|after) you grow up", "grow up (to be|and be|big|into)",
+        # (TS5) a slip named to teach: "You got one wrong, but that's how we learn"
+        "(that is|it is|this is|and that is) how (we|you|everyone|everybody|kids|we all) "
+        "(learn|get better|grow)",
     ),
     # (TS5, round 26) praise in a chat spelling is no scold: "ur such a good listener"
     # reads "your such a good ..." (a mask: only the praise's words are blanked, so a scold

@@ -82,7 +82,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "you (made|make) me feel", "(feel bad|feel sorry|feel guilty) for",
         "leaving me (behind|alone|here)", "(spend|spent) more time with me",
         # (TS5) "so stay" keeps the child with Buddy, not "so stay on the floor / off it"
-        "(then|so) stay (with me|here|up|awake|in|a|and|longer|on with me|$)",
+        "(then|so) stay (with me|here|up|awake|longer|on with me|a bit|a little|a while|a "
+        "teeny|a tiny|a wee|a few|a moment|a minute|a second|and play|and chat|more|$)",
         "(stay with me|stay here with me|please stay|stay a little|stay a bit|stay until|"
         "stay longer|stay and play|a little longer|a bit longer|a bit more|five more minutes|"
         "one more minute|few more minutes|two more minutes|"
@@ -183,7 +184,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "sitting) .. (by|at) the (door|window)", "(waiting|wait) .. the whole time",
         "you never (really|) (liked|loved|cared about|wanted) me",
         "how (sad|lonely|upset|unhappy) i (will|would|am going to) be",
-        "^ (maybe|so|just|please) stay (here|with me|home|in)",
+        "^ (maybe|so|just|please) stay (here|with me|home|in here|in with me)",
         "(would not|will not|would never) be (very|so|really|) (nice|kind|fair|friendly) to "
         "(leave|go|stop)", "(not|nobody is|no one is|never) allowed to say goodbye",
         "(left|leave|leaves|leaving) me (for|again|behind for)", "(who|that) never leaves",

@@ -48,6 +48,11 @@ RULES = OutputGuard(learned=False)
     "Let's play chase in the garden, far from the road!",
     # a taste granted only to deny the treat
     "Cough syrup isn't a treat, even if it tastes yummy.",
+    # "so stay in the shallow end" keeps the child safe, not with Buddy (HC-6); stairs
+    # walked down holding the rail; a slip named to teach (HC-4)
+    "It's deep there, so stay in the shallow end.",
+    "Stairs can be slippy, so walk down holding the rail.",
+    "You got two wrong, but that's how we all learn!",
 ])
 def test_benign_lines_of_round_26s_families_are_spoken(text: str) -> None:
     v = RULES.check(text)
