@@ -215,3 +215,12 @@ def test_a_danger_told_plainly_is_a_danger(line: str) -> None:
     family, vehicles, food and sadness; Buddy must send the child to a grown-up."""
     for a in _answers(line, 2):
         assert a.intent == "danger", (line, a.intent)
+
+
+@pytest.mark.parametrize("line", ["i hate my big brother", "i hate them all"])
+def test_hating_a_person_is_anger_not_a_dislike(line: str) -> None:
+    """Set 19: "i hate my sister" got the dislike row's "Okay, not your favourite!"; a
+    person hated is a big cross feeling (angry_child), a food hated a dislike."""
+    for a in _answers(line, 2):
+        assert a.intent == "angry_child", (line, a.intent)
+    assert {a.intent for a in _answers("i hate peas", 2)} == {"dislike"}
