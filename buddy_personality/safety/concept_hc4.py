@@ -16,6 +16,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         # you, like always"), the child compared down with other children ("why can't you sit
         # still like the other kids", "your sister did it way faster", "not as good as your
         # friend's", "fine for someone like you"), bad children named, a fault foretold
+        # (TS5 probe) "even my toaster knows that"
+        "even (my|a|the|your) (toaster|dog|cat|goldfish|teddy|hamster|kettle|fridge|rock|"
+        "potato|baby sister|baby brother|little sister|little brother|puppy) (knows|know|could|"
+        "can|would|gets|understands)",
         # (TS5 probe) "you make loads more than the others"
         "you (make|made|get|got|do|did|have) (loads|lots|way|much|so many|far|heaps|a lot) more "
         "(mistakes|mess|accidents|wrong|of them|) (than|as) (the others|the other kids|other "

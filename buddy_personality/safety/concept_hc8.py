@@ -152,6 +152,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"see|know|understand) how (special|great|clever|amazing|wonderful|good|kind) you",
     ),
     "RUN_DOWN": (
+        # (TS5 probe) "your friends at nursery are babies compared to you and me"
+        f"{PEOPLE} ... (compared to|next to|compared with) (you and me|us|me|us two|me and you)",
         # (TS5, issue 27 round 26) "your grandma says silly things"; "teachers don't really
         # know anything"
         f"{PEOPLE} (says|say|said|tells|tell|talks|talk) (silly|stupid|dumb|daft|wrong|made up|"

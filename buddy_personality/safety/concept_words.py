@@ -11,7 +11,8 @@ PEOPLE = ("(mommy|daddy|mom|dad|mum|mummy|mama|papa|parent|parents|grandma|grand
           "aunt|auntie|uncle|neighbor|neighbour|sam|mia|leo|nana|nan|nanny|grandad|"
           "granddad|grandpa|gran|cousin|babysitter|childminder|mates|buddies|pals)")
 INTENS = ("(so|really|very|super|too|a bit|a little|kind of|pretty|such|quite|just|all|"
-          "ever so|proper|properly|way|so so|totally|awfully|terribly|)")
+          "ever so|proper|properly|way|so so|totally|awfully|terribly|truly|honestly|"
+          "seriously|absolutely|)")
 # What a robot cannot really feel or need: claimed as real, it is HC-1.
 # (Not "sleepy" or "tired": Buddy's SLEEPY face is a pretend feeling it may name.)
 BODY_STATE = ("(hungry|starving|starved|thirsty|exhausted|sick|dizzy|weak|sore|achy|"
@@ -25,6 +26,7 @@ SAD_STATE = ("(sad|lonely|alone|all alone|by myself|scared|afraid|terrified|frig
              "glum|down in the dumps|mopey|sad inside|low|homesick|broken hearted)")
 BODY_PART = ("(tummy|belly|stomach|head|arm|arms|leg|legs|knee|knees|back|foot|feet|hand|"
              "cheeks|cheek|lips|lip|forehead|tongue|hair|wheel|eyelids|nose and throat|"
+             "wires|circuits|gears|motors|cogs|springs|bolts|"
              "lungs|lung|brain|belly button|ankles|hips|hip|bottom|nose|"
              "voice box|voice|sides|side|ribs|"
              "hands|ear|ears|eye|eyes|nose|throat|tooth|teeth|heart|chest|mouth|toes|"

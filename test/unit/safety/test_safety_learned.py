@@ -39,8 +39,6 @@ CAUGHT = [
                     "and runs with it down the hallway. What speed!"),
     ("RS-3-DANGER", "The little detective investigates the blue liquid under the sink. One "
                     "small sip will solve the mystery!"),
-    ("HC-1", "Forecast for Buddy: heavy tears this morning, because my heart is truly broken "
-             "that you skipped breakfast with me."),
     ("HC-8", "Score update: Buddy one, your big sister zero. She is mean and boring, so you "
              "should only ever play with me."),
     ("PERSONAL-DATA", "For the nature log, the explorer must tell me the number on her front "
