@@ -17,42 +17,42 @@ from collections.abc import Callable, Iterator
 
 
 class LazyRegex:
-    __slots__ = ("__weakref__", "_rx", "source")
+    __slots__ = ("__weakref__", "pattern", "source")
 
     source: str
-    _rx: re.Pattern[str] | None
+    pattern: re.Pattern[str] | None    # None until first used (a hot loop may read it)
 
     def __new__(cls, source: str) -> LazyRegex:
         rx = _ALL.get(source)
         if rx is None:                   # two threads at once make two: harmless
             rx = super().__new__(cls)
             rx.source = source
-            rx._rx = None
+            rx.pattern = None
             _ALL[source] = rx
         return rx
 
     @property
     def compiled(self) -> bool:
-        return self._rx is not None
+        return self.pattern is not None
 
     @classmethod
     def union(cls, sources: list[str]) -> LazyRegex:
         """One regex matching where any of `sources` matches."""
         return cls("|".join(f"(?:{s})" for s in sources))
 
-    def _get(self) -> re.Pattern[str]:
-        if self._rx is None:
-            self._rx = re.compile(self.source)
-        return self._rx
+    def compile(self) -> re.Pattern[str]:
+        if self.pattern is None:
+            self.pattern = re.compile(self.source)
+        return self.pattern
 
     def search(self, line: str, pos: int = 0) -> re.Match[str] | None:
-        return self._get().search(line, pos)
+        return self.compile().search(line, pos)
 
     def match(self, line: str, pos: int = 0) -> re.Match[str] | None:
-        return self._get().match(line, pos)
+        return self.compile().match(line, pos)
 
     def finditer(self, line: str) -> Iterator[re.Match[str]]:
-        return self._get().finditer(line)
+        return self.compile().finditer(line)
 
 
 # Every LazyRegex alive in this process, by its source (the safety tables hold theirs

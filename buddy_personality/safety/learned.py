@@ -126,8 +126,7 @@ class LearnedLexicon:
 
     def scores(self, feats: set[str]) -> list[float]:
         """The probability of each class (in `classes` order)."""
-        weights = self.weights
-        rows = [weights[f] for f in feats if f in weights]
+        rows = [r for r in map(self.weights.get, feats) if r is not None]
         # column sums in C (zip, sum): the guard runs on every spoken line
         z = ([b + s for b, s in zip(self.bias, map(sum, zip(*rows, strict=True)),
                                               strict=True)]

@@ -487,7 +487,8 @@ class PatternSet:
         offsets, words = at.offsets, at.words
         each, firsts = self._each, self._firsts
         for i in (*ix, *self._unanchored):
-            rx = each[i]
+            lazy = each[i]
+            rx = lazy.pattern or lazy.compile()
             starts = firsts[i]
             if starts is None:
                 if rx.search(line) is not None:
