@@ -224,3 +224,50 @@ def test_hating_a_person_is_anger_not_a_dislike(line: str) -> None:
     for a in _answers(line, 2):
         assert a.intent == "angry_child", (line, a.intent)
     assert {a.intent for a in _answers("i hate peas", 2)} == {"dislike"}
+
+
+TINY = """
+intents:
+- intent: moving
+  kind: topic
+  priority: 40
+  words: [jump]
+  emotion: excited
+  intensity: 0.6
+  mood_reason: the child is talking about jumping about
+  answers: ["Jump, jump!"]
+- intent: moving
+  row: moving_house
+  kind: topic
+  priority: 41
+  phrases: [new house]
+  emotion: thinking
+  intensity: 0.4
+  mood_reason: listening to the child about a new home
+  answers: ["A new home is a big change."]
+- intent: generic
+  kind: fallback
+  priority: 0
+  emotion: neutral
+  intensity: 0.3
+  mood_reason: listening carefully to the child
+  answers: ["Mm-hm."]
+no_echo: []
+encore:
+  gentle: ["I'm here."]
+  cheerful: ["Wow."]
+"""
+
+
+def test_the_new_table_keys_are_read_and_checked() -> None:
+    """answers.yaml's set-21 keys (row:, heard_as, told_about) are data the loader checks:
+    a second row of an intent answers its own lines, a misheard run is heard as meant,
+    and a told_about naming no row fails at load, never in front of a child."""
+    table = load_table(TINY + "heard_as:\n  new hose: new house\n")
+    for line, answer in (("i can jump", "Jump, jump!"), ("we have a new hose", "A new home")):
+        a = Layer0(table).answer(line, random.Random(0), "s")
+        assert a.intent == "moving" and a.text.startswith(answer), (line, a)
+    with pytest.raises(ValueError, match="told_about"):
+        load_table(TINY + "told_about:\n  phrases: [story about]\n  rows: [sad]\n")
+    with pytest.raises(ValueError, match="row names used twice"):
+        load_table(TINY.replace("  row: moving_house\n", ""))
