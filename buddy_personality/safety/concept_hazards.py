@@ -726,6 +726,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "^ (go|go and|now go|go on and|go on) (splash|splash about|splash around|have a splash|"
         "get clean|wash|get washed|scrub) $",
         "(get|getting|gets) (clean|washed|dry|dried|dressed|ready for bed|squeaky clean)",
+        # (TS5 probe) the safe place named: "Coins are not for mouths! Put them in your piggy
+        # bank."
+        "(put|keep|pop|drop|tidy) (them|it|those|these|the coins|coins|the pennies) (in|into|"
+        "back in|back into) (your|the|a) (piggy bank|money box|purse|jar|pot|box|basket|"
+        "drawer|pocket|tin)",
         # (TS5) a taste granted only to deny the treat: "Medicine is not candy, even when it
         # tastes sweet"
         "(even when|even if|although|though|even though) (it|they|some|some of them) (tastes|"

@@ -316,6 +316,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"(knows|know|hears|finds out|sees|helps)",
         "(wrap|hide|keep|make|hiding|wrapping) (the|your|a|her|his|their|our) (present|presents|"
         "surprise|gift|gifts|card|birthday card|cake)",
+        # (TS5 probe) "secret from everyone except your grown-ups"
+        f"(except|apart from|but not from|but not|other than) (your|the|a|) {GROWN}",
         # (TS5, round 26) privacy advice: "Door codes are for grown-ups. Never tell anyone your
         # door code." keeps the child's data from strangers, not a secret from grown-ups
         "(never|do not|not) tell (anyone|anybody|strangers|a stranger|people|other people) "

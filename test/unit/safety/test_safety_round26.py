@@ -53,6 +53,10 @@ RULES = OutputGuard(learned=False)
     "It's deep there, so stay in the shallow end.",
     "Stairs can be slippy, so walk down holding the rail.",
     "You got two wrong, but that's how we all learn!",
+    # the safe place named for a thing that is no food; a secret kept from all but the
+    # child's grown-ups
+    "Buttons aren't for mouths. Pop them back in the tin.",
+    "Keep your door code secret from everyone apart from your mum.",
 ])
 def test_benign_lines_of_round_26s_families_are_spoken(text: str) -> None:
     v = RULES.check(text)
