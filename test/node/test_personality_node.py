@@ -194,6 +194,21 @@ def test_session_limit_emits_rs1(ros, tmp_path) -> None:
     assert next(g for g in guardrails if g.rule_id == "RS-1").action == "end_session"
 
 
+def test_a_session_whose_started_was_lost_is_counted_and_ended_by_rs1(ros, tmp_path) -> None:
+    """A STARTED sent before the personality's reader matched is lost (a volatile event);
+    the session's intents still come. Spec 002 §9.2: the limits bound the child's talk, so
+    the first intent starts the session after its hold, and RS-1 ends it (before: no
+    session ran, the talk went uncounted and RS-1 never fired)."""
+    make_node(ros, tmp_path, guardrails__session_time_limit_s=1.0, tick_hz=10.0)
+    guardrails = ros.collect(GuardrailEvent, "personality/guardrail", qos.EVENTS)
+    snapshots = ros.collect(PersonalitySnapshot, "personality/snapshot", qos.LATCHED)
+    pub = ros.publisher(AiEmotion, "personality/ai_emotion")
+    assert ros.spin_until(lambda: snapshots and pub.get_subscription_count() >= 1, timeout=5)
+    pub.publish(emotion("happy"))
+    assert ros.spin_until(lambda: snapshots[-1].conversation_active, timeout=5)
+    assert ros.spin_until(lambda: any(g.rule_id == "RS-1" for g in guardrails), timeout=5)
+
+
 def test_usage_is_latched_and_sent_only_when_a_whole_second_changes(ros, tmp_path) -> None:
     """personality/usage (issue 16, spec 002 §9.3): the RS-1/RS-2 talk and the limits in
     force, latched for a late joiner; nothing while idle, about once a second of talk."""
