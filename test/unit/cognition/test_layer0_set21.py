@@ -83,6 +83,7 @@ def test_a_recogniser_mishearing_is_heard_as_what_the_child_said(line: str, inte
     ("uh buddy", "dont_know"),
     ("again buddy", "another_one"),
     ("more buddy", "another_one"),
+    ("forgot", "dont_know"),
 ])
 def test_a_shy_childs_one_word_is_heard(line: str, intent: str) -> None:
     """Set 21: "um", "again", "more" said alone got the generic "I'm here with you"; a
@@ -91,6 +92,7 @@ def test_a_shy_childs_one_word_is_heard(line: str, intent: str) -> None:
         assert a.intent == intent, (line, a.intent)
     # ... and inside a longer line the word says nothing alone.
     assert _answers("whats your name again", 1)[0].intent != "another_one"
+    assert _answers("i forgot my coat at nursery", 1)[0].intent != "dont_know"
 
 
 @pytest.mark.parametrize(("line", "intent"), [
@@ -195,6 +197,7 @@ def test_what_a_story_is_about_is_the_storys_not_the_childs(line: str, intent: s
 
 @pytest.mark.parametrize("line", ["i learned how to ride my bike",
                                   "i won a medal at football",
+                                  "i finished the big jigsaw",
                                   "daddy says i was a good boy today"])
 def test_a_milestone_told_with_a_topic_word_is_pride(line: str) -> None:
     """Sets 6, 9, 11, 16-20 (the family of set 21's "i did a forward roll"): "i rode my bike
