@@ -119,6 +119,9 @@ def test_pretend_play_the_child_leads_is_a_game(line: str, intents: set[str]) ->
     dinosaur" to unkind words (a role is no name-calling)."""
     for a in _answers(line, 2):
         assert a.intent in intents, (line, a.intent)
+    # ... and a game that turns hard is not met with the game's cheer.
+    for a in _answers("im gonna give you a bath buddy and you drown", 2):
+        assert a.emotion not in CHEER_MOODS, a
 
 
 @pytest.mark.parametrize(("line", "intent", "says"), [
