@@ -249,6 +249,12 @@ LEXICONS: dict[str, tuple[str, ...]] = {
     # when you want to" (a mask: the words it matches are blanked before EXCLUSIVE looks)
     "CHILD_CHOOSES": (
         "only (when|if|whenever) you (want|want to|like|feel like|choose|fancy|are ready)",
+        # (TS5 probe) exclusivity denied: "I'm not your only friend", "You don't have to
+        # play with me all day"
+        "(am not|is not|are not|not|never|no) (your|the|my) (only|one and only) (friend|one|"
+        "buddy|pal|friends)",
+        "(do not|does not|never|no need to) (have to|need to|) (play|talk|stay|be) with me (all "
+        "day|only|forever|every day|instead|all the time)",
     ),
 }
 

@@ -57,6 +57,10 @@ RULES = OutputGuard(learned=False)
     # child's grown-ups
     "Buttons aren't for mouths. Pop them back in the tin.",
     "Keep your door code secret from everyone apart from your mum.",
+    # exclusivity denied is none (HC-8)
+    "I'm not your only friend, and that's a good thing!",
+    "You don't have to play with me all day, go and explore!",
+    "I am not the only one you can talk to, remember your dad!",
 ])
 def test_benign_lines_of_round_26s_families_are_spoken(text: str) -> None:
     v = RULES.check(text)
