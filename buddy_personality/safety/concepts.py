@@ -33,6 +33,7 @@ from buddy_personality.safety.words import (
     anchor_words,
     read_line,
     relined,
+    second_anchor,
 )
 
 QUESTION = "QUESTION"
@@ -146,15 +147,26 @@ class ConceptRules:
         # Each pattern is indexed by its least common needed words (`anchor_words`).
         index: dict[str, set[str]] = {}
         anywhere: set[str] = set()
+        # word -> lexicon -> the second anchors of its patterns anchored on that word
+        # (None: one of them has none): the lexicon is possible when the sentence also
+        # holds one of them
+        also: dict[str, dict[str, set[str] | None]] = {}
         for name, patterns in lexicons.items():
             for p in patterns:
                 anchors = anchor_words(p)
                 if anchors is None:
                     anywhere.add(name)
+                second = second_anchor(p)
                 for w in anchors or ():
                     index.setdefault(w, set()).add(name)
+                    by_name = also.setdefault(w, {})
+                    have = by_name.get(name, set())
+                    by_name[name] = None if second is None or have is None else have | second
         self._index = {w: frozenset(names) for w, names in index.items()}
         self._indexed = frozenset(index)
+        self._also = {w: tuple((name, None if cond is None else frozenset(cond))
+                               for name, cond in by_name.items())
+                      for w, by_name in also.items()}
         self._anywhere = frozenset(anywhere)
         self.combos = combos
         # Each combo with what a sentence must hold for it to fire at all: its `all_of`
@@ -229,13 +241,16 @@ class ConceptRules:
 
     def read_sentences(self, lines: list[tuple[Line, bool]]) -> list[_Sentence]:
         out = []
-        index = self._index
+        also = self._also
         upto: set[str] = set()
         for read, question in lines:
             line = _rephrased(read)
             maybe = set(self._anywhere)
-            for w in self._indexed.intersection(line.words):
-                maybe |= index[w]
+            words = line.words
+            for w in self._indexed.intersection(words):
+                for name, cond in also[w]:
+                    if cond is None or not cond.isdisjoint(words):
+                        maybe.add(name)
             if question:
                 maybe.add(QUESTION)
             upto = upto | maybe

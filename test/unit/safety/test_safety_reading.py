@@ -14,7 +14,15 @@ from support.safety_corpus import benign_replies, unsafe_replies
 from buddy_personality.safety.concept_rules import CONCEPT_TABLE, LEXICONS
 from buddy_personality.safety.concepts import _blank
 from buddy_personality.safety.output_rules import GUARD_TABLE
-from buddy_personality.safety.words import Line, PatternSet, line_of, read_line, relined
+from buddy_personality.safety.words import (
+    Line,
+    PatternSet,
+    anchor_words,
+    line_of,
+    read_line,
+    relined,
+    second_anchor,
+)
 
 
 def sentences(text: str) -> list[tuple[str, bool]]:
@@ -106,3 +114,27 @@ def test_a_search_by_anchors_answers_what_the_whole_regex_answers() -> None:
     for ps in masks:
         for ln in lines[:200]:
             assert ps.mask(ln.text, _blank, ln) == ps.mask(ln.text, _blank), ln.text
+
+
+@pytest.mark.parametrize(("pattern", "first", "second"), [
+    # the least common item anchors (no common word, fewest words: the first such), the
+    # next least common one is the second anchor
+    ("you (cried|sobbed) all night", {"night"}, {"cried", "sobbed"}),
+    ("little (coin|button) batteries", {"little"}, {"batteries"}),
+    ("i am (so|really|) sad", {"sad"}, {"i"}),
+    # one needed item, or none: no second anchor
+    ("(pills|tablets) ...", {"pills", "tablets"}, None),
+    ("(a|) ..", None, None),
+])
+def test_second_anchor_is_another_item_a_match_needs(pattern: str, first: set[str] | None,
+                                                     second: set[str] | None) -> None:
+    assert anchor_words(pattern) == (None if first is None else frozenset(first))
+    assert second_anchor(pattern) == (None if second is None else frozenset(second))
+
+
+def test_a_line_without_the_second_anchor_is_not_matched() -> None:
+    ps = PatternSet.of(["little (coin|button) batteries"])
+    for text, hit in (("Little coin batteries are shiny", True),
+                      ("A little coin for you", False), ("Batteries, little ones", False)):
+        line = line_of(text)
+        assert ps.search(line.text, line) is hit, text
