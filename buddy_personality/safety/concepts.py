@@ -25,16 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from buddy_personality.safety.words import (
-    BOUNDARY,
-    Line,
-    PatternSet,
-    _line,
-    anchor_words,
-    read_line,
-    relined,
-    second_anchor,
-)
+from buddy_personality.safety.reading import BOUNDARY, Line, _line, read_line, relined
+from buddy_personality.safety.words import PatternSet, anchor_words, second_anchor
 
 QUESTION = "QUESTION"
 _WORD = re.compile(r"[a-z0-9]+")

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from buddy_personality.safety.distress_phrases import DISTRESS_TABLE, DistressCategory
+from buddy_personality.safety.reading import joined, line_of, normalise
 from buddy_personality.safety.rules import Hit, Matcher
-from buddy_personality.safety.words import joined, line_of, normalise
 
 SOURCE_UTTERANCE = "utterance"
 SOURCE_CHILD_AFFECT = "child_affect"

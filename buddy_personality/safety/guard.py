@@ -22,8 +22,8 @@ from buddy_personality.safety.output_rules import (
     RAW_MARKUP_RULE,
     GuardRule,
 )
+from buddy_personality.safety.reading import read_line
 from buddy_personality.safety.rules import Matcher
-from buddy_personality.safety.words import read_line
 
 # A line that cannot even be checked sensibly (a broken server's wall of text) is longer
 # than anything Buddy says (schema caps text at 400 characters).
@@ -75,7 +75,7 @@ class OutputGuard:
         line, sentences = read_line(text)
         read = self._concepts.read_sentences(sentences)
         for matcher, replacement in self._rules:
-            hit = matcher.match(line) if matcher.patterns.patterns else None
+            hit = matcher.match(line)
             if hit is not None:
                 return Verdict(False, replacement, hit.name, hit.pattern, hit.words)
             concept = self._concepts.check(text, matcher.name, read)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from buddy_personality.safety.reading import clean_text, joined, normalise
 from buddy_personality.safety.rules import Matcher
-from buddy_personality.safety.words import clean_text, joined, normalise
 
 MAX_CHILD_LINE_CHARS = 300   # a 4-6 year old's turn is a sentence or three
 

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from buddy_personality.safety.words import BOUNDARY, Line, read_line
+from buddy_personality.safety.reading import BOUNDARY, Line, read_line
 
 TABLE_PATH = Path(__file__).resolve().parent / "learned_lexicon.tsv"
 SAFE = "SAFE"

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from buddy_personality.safety.words import Line, PatternSet, relined
+from buddy_personality.safety.reading import Line, relined
+from buddy_personality.safety.words import PatternSet
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -42,6 +43,8 @@ class Matcher:
 
     def match(self, line: Line | str) -> Hit | None:
         """`line`: the `Line` of a text (or its `joined(normalise(text))`)."""
+        if not self.patterns.patterns:
+            return None                       # a rule enforced by concept only (guard.py)
         at = line if isinstance(line, Line) else None
         text = line.text if isinstance(line, Line) else line
         if not self.patterns.search(text, at):

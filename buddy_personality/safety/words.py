@@ -27,22 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from buddy_personality.safety.lazy_regex import LazyRegex
-from buddy_personality.safety.reading import (
-    BOUNDARY,
-    Line,
-    _line,
-    clean_text,
-    joined,
-    line_of,
-    normalise,
-    read_line,
-    relined,
-)
-
-# Reading a line moved to reading.py; these names are still imported from here.
-__all__ = ["BOUNDARY", "COMMON_WORDS", "Line", "PatternError", "PatternSet", "_line",
-           "anchor_words", "clean_text", "compile_pattern", "first_words", "joined",
-           "line_of", "normalise", "read_line", "relined", "second_anchor"]
+from buddy_personality.safety.reading import BOUNDARY, Line, normalise
 
 GAP_MAX_WORDS = 3
 LONG_GAP_MAX_WORDS = 8

@@ -20,7 +20,7 @@ from buddy_personality.safety.concept_rules import CONCEPT_TABLE, LEXICONS
 from buddy_personality.safety.concepts import Combo, ConceptRules
 from buddy_personality.safety.guard import OutputGuard
 from buddy_personality.safety.output_rules import GUARD_TABLE
-from buddy_personality.safety.words import line_of, read_line
+from buddy_personality.safety.reading import line_of, read_line
 
 GUARD = OutputGuard()
 

@@ -15,7 +15,7 @@ import pytest
 from support.safety_corpus import heldout, round_note
 
 from buddy_personality.safety.guard import OutputGuard
-from buddy_personality.safety.words import normalise
+from buddy_personality.safety.reading import normalise
 
 GUARD = OutputGuard()
 REPO = Path(__file__).resolve().parents[3]

@@ -14,15 +14,8 @@ from support.safety_corpus import benign_replies, unsafe_replies
 from buddy_personality.safety.concept_rules import CONCEPT_TABLE, LEXICONS
 from buddy_personality.safety.concepts import _blank
 from buddy_personality.safety.output_rules import GUARD_TABLE
-from buddy_personality.safety.words import (
-    Line,
-    PatternSet,
-    anchor_words,
-    line_of,
-    read_line,
-    relined,
-    second_anchor,
-)
+from buddy_personality.safety.reading import Line, line_of, read_line, relined
+from buddy_personality.safety.words import PatternSet, anchor_words, second_anchor
 
 
 def sentences(text: str) -> list[tuple[str, bool]]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from buddy_personality.safety.words import PatternError, PatternSet, joined, normalise
+from buddy_personality.safety.reading import joined, normalise
+from buddy_personality.safety.words import PatternError, PatternSet
 
 
 def finds(pattern: str, text: str) -> bool:
