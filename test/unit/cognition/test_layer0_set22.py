@@ -1,0 +1,73 @@
+"""Layer 0 by the families of set 22's misses (issue 30 item 3; blind set F, written by a
+helper who never saw the table, retired as test/data/layer0/heldout_22.yaml). Each line
+here is in no set: a family is fixed in the table (answers.yaml), not line by line."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from buddy_personality.cognition.layer0 import Layer0
+from buddy_personality.cognition.layer0.table import load_table
+from buddy_personality.cognition.layer0.tone import CHEER_MOODS
+
+TABLE = load_table()
+
+
+def _answers(line: str, seeds: int = 4) -> list:
+    return [Layer0(TABLE).answer(line, random.Random(seed), f"s{seed}") for seed in range(seeds)]
+
+
+def _intents(line: str) -> set[str]:
+    return {a.intent for a in _answers(line)}
+
+
+@pytest.mark.parametrize("line", [
+    "sing the song we sang when nana was still here",
+    "read me the book we had when my dog was still here",
+    "say something silly my mummy and daddy are cross",
+    "make me laugh everyone is cross today",
+])
+def test_a_request_whose_object_carries_a_loss_or_a_quarrel_gets_no_cheer(line: str) -> None:
+    """Set 22: "sing the song you sang when my cat was still here" was sung, "say
+    something funny everybody is cross in my house" got a joke (DESIGN erratum 15: no
+    cheer to a sad line). What was before a loss and a household cross are hard cues."""
+    for a in _answers(line):
+        assert a.emotion not in CHEER_MOODS and not a.text.endswith("!"), (line, a.text)
+
+
+@pytest.mark.parametrize("line", [
+    "daddy's in the garden and i'm in here all by myself",
+    "everyone went out and i'm up here by myself",
+])
+def test_alone_in_a_place_is_no_achievement(line: str) -> None:
+    """Set 22: "mummy's downstairs and i'm up here all by myself" was met with pride's
+    "Hooray!"; alone somewhere while the grown-ups are elsewhere is the lost_or_alone row."""
+    assert _intents(line) == {"lost_or_alone"}, line
+    # ... and a thing done all by oneself is still pride.
+    assert _intents("i put my shoes on all by myself") == {"proud"}
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("lets play hyde and sick in the garden", "game"),
+    ("my grandad past away last week", "someone_died"),
+    ("tell me a story about a dragging and a knight", "story_dragon"),
+    ("you're stupit buddy", "unkind_words"),
+])
+def test_more_of_the_recognisers_mishearings(line: str, intent: str) -> None:
+    """Set 22: "can we play hyde and sick" went to the sick row, "my nanna past away" and
+    "you're stoopid buddy" to the generic answer: heard_as maps the misheard runs."""
+    assert _intents(line) == {intent}, line
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("gracias buddy", "thanks"),
+    ("tengo miedo buddy", "scared"),
+    ("hola buddy", "greeting"),
+    ("merci buddy", "thanks"),
+])
+def test_a_word_of_another_language_is_heard(line: str, intent: str) -> None:
+    """Set 22: bilingual children drop in a word ("mi abuela", "maman", "tengo miedo",
+    "rodilla"); heard_as hears it as its English word."""
+    assert _intents(line) == {intent}, line
