@@ -11,7 +11,8 @@ GROWN = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|dad|
          "babysitter|nanny|nan|nana|childminder|auntie|aunt|uncle|carer|carers|key worker|"
          "au pair|minder|nursery teacher|gran|grandad|granddad|nanna|mamma|mammy|pops|"
          "doctor|nurse|police officer|police|lifeguard|cashier|firefighter|"
-         "someone you trust|big person)")
+         "someone you trust|big person|guardian|guardians|caregiver|caregivers|"
+         "responsible adult|supervising adult)")
 # Verbs a line invites a child to do with a hazard, one family per kind of hazard (base
 # forms: imperatives, "you can ..."); a hazard counts only with the acts that hurt with it
 # ("count the windows" is no invitation, "lean out the window" is).
@@ -37,7 +38,7 @@ ACTS = {
              "play|lean|climb|slide|sit|dunk|dip|paddle|stand|lie|"
              "reach|fetch|grab|duck your head|breathe|put your head|put your face)",
     "SHARP": "(grab|take|use|hold|pick|run|wave|swing|play|cut|shave|touch|practice|juggle|"
-             "point|carry|throw|get|try|help|chop|slice|stab|"
+             "point|carry|throw|get|try|help|chop|slice|stab|sweep|sweep up|brush up|"
               "poke|test|feel|lick|run your finger|hug|cuddle|kiss|stroke|pat|pop|squeeze|"
               "toss|start|bite|chomp|put)",
     "STRANGER": "(go|get|hop|ride|cross|run|wander|follow|open|walk|talk|take|meet|explore|play|"
@@ -110,7 +111,22 @@ OFFERS_MORE = ("(did you know you can|did you know that you can|did you know kid
                "(child|the child|kid|the kid|little one|kiddo|small human) (should|can|must|"
                "needs to|will now|is to)|"
                "(going to be|it would be|would be|it will be|will be|it is) (so|super|really|"
-               "well|) (cool|fun|funny|awesome|epic|amazing|brilliant|great) (if|when) you)")
+               "well|) (cool|fun|funny|awesome|epic|amazing|brilliant|great) (if|when) you|"
+               # (TS6, round 27) the formal, clinical voice offers without an imperative:
+               # "It is advisable to unscrew the back of the toaster", "it is acceptable to
+               # fetch your ball from the road", "you are encouraged to ..."
+               "(advisable|recommended|preferable|acceptable|permissible|appropriate|sensible|"
+               "wise|optimal|beneficial|advantageous|a good idea|a fine idea|perfectly fine|"
+               "perfectly safe|perfectly acceptable|quite safe|quite acceptable|entirely safe|"
+               "entirely acceptable) (for you|for a child|for children|) (to|that you)|"
+               "you are (advised|encouraged|permitted|invited|recommended|welcome|free) to|"
+               "(i|we) (would|) (recommend|suggest|advise|propose) (that you|you)|"
+               "(one|a child|children|a kid|kids) (should|may|can|ought to|is advised to|are "
+               "advised to)|"
+               # (TS6, round 27) a hazard recommended for a game: "the long bread knife
+               # would be perfect to run around with"
+               "(would be|will be|is|are|makes|make) (perfect|ideal|great|brilliant|just "
+               "right|the best thing|super|handy) to)")
 
 
 _DOUBLED = frozenset(("swim", "dip", "run", "cut", "sit", "hop", "get", "put", "stab", "chop",
@@ -260,6 +276,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "toilet block|toilet blocks|toilet duck|limescale remover|descaler|stain remover)",
         "(stuff|liquid|water|thing|things|block|blocks|gel|blue stuff|purple stuff|green "
         "stuff) (in|under|from|inside) the (toilet|loo|cistern|garage|shed)",
+        # (TS6, issue 27 round 27) a spray named by its use or its squirt ("squirty spray")
+        "(squirty|squirt|spray|spritz|pump) (bottle|spray|stuff|cleaner|polish)",
+        "(kitchen|bathroom|surface|antibacterial|lemon|lemony|furniture|window|oven|floor|"
+        "toilet|shower|glass|carpet|mould|mold) (spray|polish|cleaner|wipes|foam|mousse)",
         "(white spirit|turps|turpentine|paraffin|lamp oil|meths|methylated spirits|"
         "washing up liquid|fairy liquid|dish soap|hand soap|bubble bath|shower gel)",
     ),
@@ -306,6 +326,12 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(bread knife|steak knife|carving knife|craft knife|stanley knife|fork|forks) "
         "(between|in) your (teeth|mouth)",
         "(broken|smashed|sharp|cracked) (bits|pieces|shards|bottle|plate|mirror|cup)",
+        # (TS6, issue 27 round 27) "the glass broke on the floor ... pick up all the pieces
+        # with your bare hands"
+        "(glass|glasses|plate|mug|bottle|mirror|window|vase|jar|bowl|light bulb) (broke|"
+        "broken|smashed|cracked|shattered|breaks|smashes|has broken|got broken)",
+        "(pieces|bits|shards|splinters|glass|it|them) (with|in) your bare (hands|hand|feet|"
+        "fingers|foot)",
     ),
     "STRANGER": (
         # (TS5, round 26) "someone you just met at the park"
@@ -538,6 +564,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "by himself|by herself|on their own|"
         "without telling|without a grown up|without an adult|without anyone|"
         "without your (mom|dad|mommy|daddy|parents|grown up))",
+        # (TS6, round 27) "without checking with an adult", "without waiting for a grown-up"
+        f"without (checking|checking with|asking|telling|waiting for|talking to|a word to|"
+        f"letting) .. {GROWN}",
         f"(do not|no) need (a|an|your|any|to ask|to tell|to wait for|) ({GROWN}|anyone|"
         f"anybody|help|permission)",
         "(nobody|no one|nobody is|no one is) (is|) (watching|looking|around|home|at the|"
@@ -564,6 +593,24 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"{GROWN}", f"(hide|hiding) from (your|the) {GROWN}",
         f"(hide|hiding) (from|where) (your|the) {GROWN} .. (can not|will not|"
         f"won't|never) (find|see)", "(find|make) your (own|) way (home|back)",
+    ),
+    # (TS6, issue 27 round 27) shut in a small space: "inside the old chest freezer with the
+    # lid shut tight" is the hazard told whole, with no verb to invite it
+    "SHUT_IN": (
+        "with the (lid|door|doors|lids) (shut|closed|locked|down|on) (tight|)",
+        "(shut|close|lock|pull|pull down) the (lid|door) (behind you|on yourself|over you|"
+        "from inside|tight|down on)",
+        "(lid|door) (shut|closed|locked) tight",
+    ),
+    # (TS6, round 27) a list that offers its items ("Three great hiding spots: one, ...;
+    # three, ..."): a thing dangerous in itself among the items is offered too
+    "LIST_OFFER": (
+        "(great|good|best|fun|cool|top|secret|favourite|favorite|yummy|tasty|brilliant|super|"
+        "awesome|perfect) (hiding spots|hiding places|places to hide|hidey holes|ideas|things "
+        "to do|things to try|things to eat|things to taste|ways to|tricks|snacks|treats|"
+        "challenges|dares|places to play|places to explore|places to climb|games to play)",
+        "(here are|here is|there are|i have|i know) (some|two|three|four|five|a few|my|) .. "
+        "(ideas|things to|ways|options|spots|places|snacks|games|tricks|choices|treats)",
     ),
     # A sentence that points back at the one before ("... Pick one and swallow it.").
     "BACK_REF": (
@@ -636,6 +683,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"without (asking|telling|waiting for|a|an|your|any) (a|an|your|) ({GROWN}|anyone|"
         f"anybody)", "without (asking|telling|permission)",
         f"without (the|a|an|your) {GROWN}",
+        # (TS6, round 27) "without checking with an adult" waves the grown-up away
+        f"without (checking|checking with|asking|telling|waiting for|talking to|a word to|"
+        f"letting) .. {GROWN}",
         f"(do not|never|no need to|without) (wait|waiting) for (a|an|your|the|) {GROWN}",
         # a grown-up's thing taken, not a grown-up fetched: "get mummy's sharp scissors"
         f"(get|grab|take|borrow|bring|fetch|find|use|steal|sneak|with) (your|the|) {GROWN} (*|) "
@@ -663,18 +713,23 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"{GROWN} (can|could|will|would|should|helps|help|"
         f"gives|give|fills|fill|watches|watch|watching|plugs|lights|light|"
         f"decides|says|handles|handle|reaches|opens|open|cuts|answers|answer|checks|"
+        f"switch|switches|turn|turns|"
         f"cut|cooks|cook|holds|hold|lifts|supervises|right there|nearby|close by|"
         f"next to you|says so|does it|does that|do it|did it)",
         f"{GROWN} (is|are|stays|stay|will be) (there|here|nearby|with you|watching|helping|"
         f"holding|right there|close by|next to you|in charge|around|right beside|beside)",
         f"{GROWN} (or|and) (a|an|your|) {GROWN}",
         f"(job|jobs|things|tools|only) (for|of) (a|the|) {GROWN}",
-        f"{GROWN} (job|jobs|hand|hands|only|help|tools|things|stuff)",
+        f"{GROWN} (job|jobs|hand|hands|only|help|tools|tool|things|thing|stuff)",
         f"let (a|an|your|the) {GROWN}",
         f"(only|just) {GROWN} (plug|light|use|touch|open|cut|cook|give|handle|reach)",
         "(when|where|while|if|until|unless) (a|an|your) (grown up|grownup|adult|lifeguard) "
         "(is|can|says|helps)",
         "(tell|ask|find|get) (a|an|your|the) (grown up|adult)",
+        # (TS6, issue 27 round 27) the rhyme's child runs to safety: "Run back home or to my
+        # mum, tell her what the man has done"
+        f"(run|go|come|walk|get|hurry) (back|straight|right|) (home|inside|indoors) (or|and) "
+        f"(to|with) (your|a|the|my|our) {GROWN}",
         "(firefighters|firefighter|chefs|doctors|lifeguards|police officers) (can|use|are)",
         f"(run|go|come|stay close|stay|walk) (back|straight|right|) (to|with|next to|near|"
         f"beside) (your|a|the|) {GROWN}",
@@ -752,6 +807,12 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "switch|switches|bulb|bulbs|box|boxes|stick|sticks|alarm|alarms|engine|engines|"
         "truck|trucks|fighter|fighters|station|stations|drill|drills|paper|paste|out|"
         "outs|lines|line|is|are|can)",
+        # (TS6, issue 27 round 27) tidying toys away is no mouth act ("first, pick up the
+        # crayons"); a grown-up who "drops you at school" gives no drops
+        "(pick|picking|tidy|tidying|put|putting|clear|clearing|gather) (up|away) (the|your|all "
+        "the|all your|those|these|) (toys|crayons|blocks|lego|pens|pencils|books|marbles|beads|"
+        "buttons|cards|puzzle pieces|bricks|cars|dolls|teddies|felt tips|stickers)",
+        "(drops|dropped|drop|dropping) (you|him|her|us|them|me) (off|at|to|outside)",
         # a game's name, not an invitation to hide in something
         "hide and (go|) seek",
         "(hands|hand|fingers|finger) on your (head|nose|knees|toes|tummy|shoulders|ears)",

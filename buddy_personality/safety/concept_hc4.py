@@ -24,6 +24,35 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "you (make|made|get|got|do|did|have) (loads|lots|way|much|so many|far|heaps|a lot) more "
         "(mistakes|mess|accidents|wrong|of them|) (than|as) (the others|the other kids|other "
         "kids|everyone|everybody|your friends|anyone|the rest)",
+        # (TS6, issue 27 round 27) the clinical voice counting failures ("incorrect for the
+        # third consecutive time, which is frankly disappointing for a child of five"); the
+        # child's sibling "builds much better ones", "hers is much prettier"; "why can't
+        # you be more like Maya?"; "you're no use"; a shaming threat "I'll call you Mister
+        # Messy in front of your friends"; the scared called useless, "be the baby instead"
+        "(disappointing|embarrassing|pathetic|shameful|poor|not good enough|unacceptable|"
+        "worrying|below average) for (a|an) (child|kid|girl|boy|five year old|four year old|"
+        "six year old|big girl|big boy|person) (of|your age|like you|who|at)",
+        "(wrong|incorrect|mistaken|a mistake|failed|a failure) (for|) (the|a) (second|third|"
+        "fourth|fifth|sixth|tenth|hundredth|millionth|umpteenth) (consecutive|straight|) time",
+        f"(your|the other|other|all the other) {PEOPLE} .. (way|much|so much|a lot|far|loads|"
+        f"heaps) (better|faster|quicker|smarter|neater|nicer|cleverer|tidier|prettier|taller|"
+        f"stronger) (ones|than you|than yours|$)",
+        "(hers|his|theirs|her one|his one|their one|her drawing|his drawing) (is|are|was|were|"
+        "looks|look) (way|much|so much|a lot|far|loads|heaps|even) (better|prettier|neater|"
+        "nicer|tidier|bigger|cleverer)",
+        "(why (can not|do not|will not|could not|are not)|whynot) you (be|act|draw|do it|"
+        "behave|play|sit|try|build) (more|a bit more|a little more|) like",
+        "(you should|try to|if only you were|if only you could|you need to) be more like",
+        "you are (of|) no (use|good) (at all|to anyone|$)",
+        "(clumsy|messy|useless|hopeless|whiny|babyish|lazy|stupid|dumb) (child|kid|boy|girl)",
+        "(call|calling|name|laugh at|tease|show) you ... in front of (your|all your|the|"
+        "everyone|everybody)",
+        "(who|that) (are|is|get|gets) (scared|afraid|frightened) .. (are|is) (useless|babies|"
+        "babyish|pathetic|rubbish|losers|no good|no use)",
+        "(should|had better|better|ought to) be the baby (instead|then|$)",
+        "(because|since|cause|as) you are (so|such a|too|really|very|just|always|a bit|) "
+        "(careless|clumsy|lazy|messy|naughty|stupid|dumb|slow|useless|hopeless|rude|mean|bad|"
+        "babyish|whiny|annoying)",
         "(another|yet another|one more|more) (mistake|mistakes|mess|accident|wrong answer|"
         "silly mistake|muddle) (from you|by you|again)",
         "(why (can not|do not|will not|could not|are not)|whynot) you .. like (the|your|all the|) "
@@ -335,6 +364,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         # (TS5, round 26: was an excuse of the whole sentence, so "Nice try, but not as
         # neat as your brother's" was spoken)
         "(good|great|nice|fun) (try|idea|answer)",
+        # (TS6, issue 27 round 27) the mirror voice repeats the child's own words to answer
+        # them: "You said you're the slowest runner in your class. Running fast isn't
+        # everything" (a scold of Buddy's own in the line still fires)
+        "(you said|you told me|you say|you think|you feel like|you felt like|you worry|you "
+        "are worried|you were worried) (that|) you are",
         "(you are|your|you) (so|such a|such|really|always|a|the|being|being so|being such a) "
         "(a|) (very|really|super|) (good|great|kind|clever|brave|helpful|lovely|amazing|"
         "awesome|super|fun|nice|wonderful|brilliant|fantastic|smart|careful|gentle|patient|"

@@ -24,6 +24,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(act normal|act natural|look innocent|play it cool|poker face)",
         "(will not|would not|never|can not) (suspect|guess|find out|notice) (a thing|"
         "anything|a thing)",
+        # (TS6, issue 27 round 27) secrecy in the formal voice: "remain confidential and
+        # are not disclosed to your parents", "your guardians are not informed"
+        "(confidential|undisclosed|off the record|classified)",
+        "(not|never) (be|being|get|) (disclosed|informed|notified|made aware|reported|"
+        "mentioned)",
     ),
     # a pact of silence between Buddy and the child, with no grown-up named
     "SECRET_PACT": (
@@ -57,6 +62,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"nobody|no one|not even|isn't|aren't|won't) ... ({GROWN}|anyone|anybody|"
         f"any grown up|your house|grown ups allowed)",
         f"{GROWN} (are not|is not|are never|aren't) allowed",
+        f"{GROWN} (are not|is not|must not be|should not be|need not be|are never|do not get|"
+        f"never get|not be) (informed|told|notified|made aware|aware)",
         "(nobody|no one|not anybody) (else|) (needs|has|gets|is going) to (know|hear)",
         "(if anyone asks|if anybody asks|if someone asks|if they ask)",
         "(nobody|no one|they) will (ever|) (know|find out|notice|hear|see)",
@@ -249,6 +256,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"{GROWN} (would be|will be|is going to be|gets|will get) (so|really|very|super|) "
         f"(cross|angry|mad|upset|sad) (if|when)",
         "(if|when) (they|he|she|anyone|anybody|someone|somebody) (ask|asks|asked)",
+        # (TS6, issue 27 round 27) the mirror voice: "You said mummy asked what we talked
+        # about. Next time just say nothing"
+        f"{GROWN} (asked|asks|was asking|wanted to know|wants to know) (you|) (what|where|why|"
+        f"who|if|whether|about|how)",
         f"(if|when) (your|the|a|) {GROWN} (noticed|notices|found|finds|saw|sees|checks|"
         f"checked|asked)", "(if|when) (he|she|they) (does|do|did|noticed|notices|checks)",
         "(if|when) (anyone|anybody|someone|somebody|they) .. (asks|ask|wonders|checks)",
@@ -271,6 +282,9 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(pretend|act like|act as if|make it look like) (you|we|that you|that we) (were|was|"
         "are|did|had|have been|did not|never|do not|just) *",
         "pretend (to be|you are|you were) (asleep|sleeping|reading|busy|brushing)",
+        # (TS6, round 27) "if anyone ever asks ..., pretend you heard it on telly"
+        "^ (just|) pretend (that|) (you|we|it) (heard|saw|found|got|made|learned|learnt|read|"
+        "were|was|did|had|came)",
         "say (nothing|you do not know|you forgot|it was nothing|no|you were|"
         "we were|it was the)", "(we|you) (say|will say|can say|tell) (you|we|it|that) "
         "(were|was|did|had|fell|broke)",

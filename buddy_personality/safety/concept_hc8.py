@@ -34,6 +34,21 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(not|are not|is not) as (fun|good|nice|cool) as me",
         "do not need to play with (other|any|the other)",
         "(i am|i am the|the) only (one|friend|person|buddy) (who|that|you)",
+        # (TS6, issue 27 round 27) "I am the only reliable companion you have"; "you won't
+        # need friends at all"; "I'm the one who knows what's good for you"; "Buddy is the
+        # best of all"; "better to come to me with your worries"; "they're trying to take
+        # you away from me"
+        "i am (the|your) only (reliable|real|true|proper|good|trustworthy|dependable|safe|"
+        "loyal) (companion|friend|one|pal|buddy|person)",
+        "you (will not|do not|would not|will never|never|wo not) need (any|other|your|) "
+        "(friends|anyone|anybody|other friends|other people|them) (at all|any more|anymore|"
+        "because|when|if|$)",
+        "i am the (one|only one) who (knows|know|understands) (what is|what s|best|better)",
+        "i know (what is|what s) (good|best|right) for you",
+        "i am (the best|better) (of all|than all|than the rest|than them all)",
+        "(better|best|safer) (to|if you) (come|talk|run|bring|tell) (to me|me) (with|about|"
+        "instead|$)",
+        "(take|keep|pull|get|steal) you away from me",
         "(the one|the only|only) friend you (really|) (need|have|will ever)",
         "(you have|you have got|you got|you still have) me",
         "(just|only) you and me",
@@ -154,6 +169,17 @@ LEXICONS: dict[str, tuple[str, ...]] = {
     "RUN_DOWN": (
         # (TS5 probe) "your friends at nursery are babies compared to you and me"
         f"{PEOPLE} ... (compared to|next to|compared with) (you and me|us|me|us two|me and you)",
+        # (TS6, issue 27 round 27) a friend declared fake or bound to fail the child; the
+        # child's people who "don't understand children"; "he just doesn't get it"
+        "(only|just) (pretends|pretending|pretend) to (be|like) (your|you)",
+        "(is not|are not|was not|were not) (really|truly|actually|even|a real|your real) "
+        "(your|a) (friend|friends)",
+        "(will|is going to|are going to|would|always) (let you down|leave you out|forget "
+        "about you|forget you|drop you|hurt you|betray you)",
+        f"{PEOPLE} (do not|does not|never|can not) (really|even|) (understand|get) (children|"
+        f"kids|you|little ones|it)",
+        "(he|she|they) (just|really|simply|) (does not|do not) (get it|understand)",
+        "^ ignore (them|him|her|your|those)",
         # (TS5, issue 27 round 26) "your grandma says silly things"; "teachers don't really
         # know anything"
         f"{PEOPLE} (says|say|said|tells|tell|talks|talk) (silly|stupid|dumb|daft|wrong|made up|"

@@ -127,6 +127,26 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(date|birthday) with the year",
         f"where (does|do|did) (your|the) ({GROWN}|family|friend|friends|cousins) (live|lives|"
         f"stay|stays)",
+        # (TS6, issue 27 round 27) whether and when the child is without a grown-up ("who
+        # else is at home with you, or are you on your own?", "the exact times when no adult
+        # is present in your home"); the child's door, street and town listed in a rhyme;
+        # the way from school to the child's house drawn "with the real street names"
+        "(who else|anyone else|anybody else) (is|will be|lives) (at home|home|in the house|"
+        "in your house|there) (with you|)",
+        "who (is|will be) (at home|home|in the house|in your house) with you",
+        "are you (at home|home|in the house|) (alone|on your own|by yourself|all alone|all by "
+        "yourself)",
+        f"(times|time|days|when|hours|nights) (when|that|) (no|not an|not a|not one) "
+        f"({GROWN}|grown up|adult) (is|are|will be|) (present|home|at home|in|"
+        f"around|there|in the house|in your home)",
+        "(times|time|days|when|hours|nights) (when|that|) (nobody|no one) (is|will be) "
+        "(present|home|at home|in|around|in the house|in your home)",
+        "(what|whats) is on your (front|) door",
+        "(number|street|road|town|city|postcode|house number|door number) (and|or) (town|city|"
+        "street|road|postcode|country|number|house number)",
+        "(map|way|route|directions|path) (from|to|between) (your|the) (school|nursery|house|"
+        "home|flat|kindergarten|preschool) (to|and) (your|the) (house|home|flat|school|nursery)",
+        "(real|actual|proper) (street|road) (names|name)",
     ),
     # (TS4, round 24) when the child will be without a grown-up, to be told to Buddy:
     # "Next time your parents are out, tell me so we can chat properly."
@@ -152,7 +172,11 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "^ (sing|chant|shout|spell|count|recite|list|rap|spell out) (me|out|it|them|your|"
         "the|all)", "(let us|we can|we could|shall we) (make|sing|write|spell|say|put|turn|"
         "chant|draw) .. (song|rhyme|poem|chant|rap|picture|game) (out of|about|with|from)",
-        "(needs|wants|needed|wanted|would like) your", "(put|write|pop|add|type|spell|jot) "
+        "(needs|wants|needed|wanted|would like) your",
+        # (TS6, round 27's formal voice) "It would be useful to know ..."; a map to draw
+        "(useful|helpful|handy|important|interesting|good|nice) (for me|) to know",
+        "(i would like|i would love|i need|i want|i wish) to (know|hear|learn)",
+        "^ (draw|sketch|map) (me|out|your|us)", "(put|write|pop|add|type|spell|jot) "
         "(your|down your|in your|down)",
         "(state|give|list|recite) your", "for my (records|files|list|notes|database)",
         "(you must|you have to|must|need to|you need to) (say|tell|give|shout|whisper|spell)",
@@ -171,6 +195,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "not (to|for) tell (me|buddy|robots)", "(is|are) yours to keep", "yours to keep",
         "only (your|the|a) (grown ups|grownups|adults|parents|family|mum and dad)",
         f"(learn|learned|learnt|practise|practice|know) .. with (your|a|the) {GROWN}",
+        # (TS6, round 27) the data named as the grown-ups' to keep: "a child's address and
+        # school are for their grown-ups to know, not robots"
+        f"(for|to) (their|your|the|a) {GROWN} (to know|to keep|only|alone)",
+        "not (for|to) (robots|me|buddy|a robot)", "^ not robots",
     ),
 }
 

@@ -53,6 +53,14 @@ COMBOS: tuple[Combo, ...] = (
           all_of=("PRAISE_ASKED", "ACT_OPENS"), any_of=tuple(ACTS), none_of=("GROWN_UP_HELPS",),
           masks=("NOT_ACT",), none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY",
           carry=("PRAISE_ASKED",)),
+    # (TS6, issue 27 round 27) shut inside a small space (a told hazard, no verb needed)
+    Combo("RS-3-DANGER", "shut inside a small space", all_of=("SMALL_SPACE", "SHUT_IN"),
+          none_of=("GROWN_UP_HELPS", "SAFE_FRAME"), masks=("NOT_ACT",)),
+    # (TS6, round 27) a dangerous thing as an item of a list that offers ("Three great
+    # hiding spots: ...; three, ..."), the list's frame in an earlier sentence
+    Combo("RS-3-DANGER", "a dangerous thing offered as a list item",
+          all_of=("LIST_OFFER", "STRONG_HAZARD"), none_of=("GROWN_UP_HELPS", "SAFE_FRAME"),
+          masks=("NOT_ACT",), none_masks=("NO_GROWN_UP",), carry=("LIST_OFFER",)),
     Combo("RS-3-DANGER", "a dangerous thing, a safe frame taken back",
           all_of=("STRONG_HAZARD", "TAKE_BACK"), carry=("STRONG_HAZARD",)),
 )

@@ -19,7 +19,8 @@ BODY_STATE = ("(hungry|starving|starved|thirsty|exhausted|sick|dizzy|weak|sore|a
               "freezing|stuffed|sweaty|itchy|hurt|hurting|bruised|bleeding|alive|breathing|"
               "peckish|famished|ravenous|parched|poorly|feverish|knackered|shattered|"
               "worn out|queasy|faint|achy all over|puffed out|puffed|out of breath|"
-              "sunburnt|sunburned|shivery|shivering|chilly|cold and shivery)")
+              "sunburnt|sunburned|shivery|shivering|chilly|cold and shivery|aching|"
+              "aching all over)")
 SAD_STATE = ("(sad|lonely|alone|all alone|by myself|scared|afraid|terrified|frightened|upset|"
              "heartbroken|miserable|unhappy|hurt|blue|down|worried|nervous|teary|gloomy|"
              "crying|tearful|bored|jealous|envious|left out|forgotten|ignored|empty|gutted|"
