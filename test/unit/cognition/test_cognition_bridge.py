@@ -65,8 +65,11 @@ class Harness:
             gate=GateConfig(cooldown_s=cooldown_s),
             health=HealthConfig(offline_after_failures=2, probe_interval_s=10.0),
         )
-        self.client = (LlmClient(ClientConfig(url, retry_backoff_s=0.0, read_timeout_s=0.25,
-                                              request_timeout_s=0.3))
+        # Timeouts well above a loaded machine's answer time from the fake on loopback: at
+        # 0.25 s a healthy answer sometimes came too late and was asked again (a retry the
+        # cooldown test counted as a second turn).
+        self.client = (LlmClient(ClientConfig(url, retry_backoff_s=0.0, read_timeout_s=1.0,
+                                              request_timeout_s=1.2))
                        if url else None)
         self.calls = 0
 
@@ -430,7 +433,7 @@ def test_connection_refused_goes_offline() -> None:
 @pytest.mark.parametrize("mode", ["malformed", "wrong_schema", "slow", "error500"])
 def test_broken_answers_never_crash_and_still_answer(server: FakeLlmServer, mode: str) -> None:
     server.set_mode(mode)
-    server.slow_s = 0.6  # beyond the harness's 0.25 s read timeout
+    server.slow_s = 2.5  # beyond the harness's 1.0 s read timeout
     h = Harness(server.url)
     steps = h.say(0.0, "hey buddy look at my drawing")
     # layer 0 stands in: "my drawing" is understood, with its emotion (RULES)
