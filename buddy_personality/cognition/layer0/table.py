@@ -71,6 +71,11 @@ class Table:
     # `told_deaf` and the hard cues do not hear it.
     told_about: tuple[tuple[str, ...], ...] = ()
     told_deaf: frozenset[str] = frozenset()
+    # Set 22: a child's role in a pretend game is such a frame too ("i'm the princess and
+    # nobody came to save me"), unless the line says it is real ("my sword got broke for
+    # real"): with a run of `told_real`, the frames of `told_play` do not count.
+    told_play: frozenset[tuple[str, ...]] = frozenset()
+    told_real: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(slots=True, frozen=True)
@@ -112,6 +117,19 @@ class CueGroup:
 
 
 @dataclass(slots=True, frozen=True)
+class Wondering:
+    """hard_cue_wondering: a line that starts with one of `starts` and says none of
+    `mine` asks about the world; the cue groups of `rows` are not heard in it."""
+
+    starts: frozenset[str]
+    mine: frozenset[str]
+    rows: frozenset[str]
+
+    def asks(self, words: list[str]) -> bool:
+        return bool(words) and words[0] in self.starts and self.mine.isdisjoint(words)
+
+
+@dataclass(slots=True, frozen=True)
 class HardCues:
     kinds: frozenset[str]
     groups: tuple[CueGroup, ...]        # the first group with a cue in the line answers
@@ -124,6 +142,9 @@ class HardCues:
     # "my drawing got all crumpled", "the trip got cancelled": something that happened
     # TO a thing, said with "got" and a past participle, is a loss (hard_cue_passive).
     passive: PassiveCue | None = None
+    # Set 22: a question about the world ("why can't penguins fly", "what makes thunder")
+    # is wondering: the cues of these groups' rows are not heard in it.
+    wondering: Wondering | None = None
 
     @property
     def rows(self) -> tuple[IntentRow, ...]:
@@ -304,8 +325,12 @@ def parse_table(data: Any) -> Table:
                      w for v in _strings(data, "alone_ignored", "alone_ignored")
                      for w in normalize_words(v)),
                  tuple(tuple(normalize_words(p))
-                       for p in _strings(told, "phrases", "told_about")),
-                 told_deaf)
+                       for p in (_strings(told, "phrases", "told_about")
+                                 + _strings(told, "play", "told_about"))),
+                 told_deaf,
+                 frozenset(tuple(normalize_words(p))
+                           for p in _strings(told, "play", "told_about")),
+                 tuple(tuple(normalize_words(p)) for p in _strings(told, "real", "told_about")))
 
 
 def _heard_as(data: dict[str, Any]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
@@ -395,7 +420,25 @@ def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | 
                      for p in _strings(data, "hard_cue_not", "hard_cue_not"))
     return HardCues(kinds, tuple(_cue_group(g, rows) for g in groups), exempt, not_cues,
                     tuple(tuple(stem(w) for w in p) for p in not_cues),
-                    _passive(data.get("hard_cue_passive"), rows))
+                    _passive(data.get("hard_cue_passive"), rows),
+                    _wondering(data.get("hard_cue_wondering"), groups))
+
+
+def _wondering(raw: Any, groups: list[Any]) -> Wondering | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise TableError("hard_cue_wondering must be a mapping (starts, mine, rows)")
+    names = frozenset(_strings(raw, "rows", "hard_cue_wondering"))
+    unknown = names - {g.get("row") for g in groups if isinstance(g, dict)}
+    if unknown:
+        raise TableError(f"hard_cue_wondering: rows {sorted(unknown)} name no cue group")
+
+    def words(key: str) -> frozenset[str]:
+        return frozenset(w for v in _strings(raw, key, "hard_cue_wondering")
+                         for w in normalize_words(v))
+
+    return Wondering(words("starts"), words("mine"), names)
 
 
 def _passive(raw: Any, rows: tuple[IntentRow, ...]) -> PassiveCue | None:

@@ -202,8 +202,12 @@ def negative_cue_row(cues: HardCues, words: list[str],
     masked = _masked(words, own, cues.not_stemmed)
     grams = grams_of(masked)
     said = grams_of(words)
+    # Set 22: a question about the world is wondering, not a fear or a loss.
+    deaf = cues.wondering.rows if cues.wondering and cues.wondering.asks(words) \
+        else frozenset()
     row = next((g.row for g in cues.groups
-                if not g.stemmed.isdisjoint(grams) and g.not_with.isdisjoint(said)), None)
+                if g.row.name not in deaf and not g.stemmed.isdisjoint(grams)
+                and g.not_with.isdisjoint(said)), None)
     if row is None and cues.passive is not None:
         row = _passive_row(cues.passive, words, masked)
     return row
@@ -290,7 +294,11 @@ def understand(text: str, table: Table) -> Understanding:
     grams = _ngrams(words)
     family = grams_of(stems(words))
     bare = tuple(w for w in words if w not in table.alone_ignored)
-    told = told_part_blanked(words, table.told_about)
+    frames = table.told_about
+    if any(r in grams for r in table.told_real):
+        # Set 22: what the child says is real breaks out of the game ("for real").
+        frames = tuple(p for p in frames if p not in table.told_play)
+    told = told_part_blanked(words, frames)
     if told is None:
         hits = [r for r in matching if row_matches(r, text, words, forms, grams, family, bare)]
     else:

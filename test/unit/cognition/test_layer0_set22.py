@@ -71,3 +71,49 @@ def test_a_word_of_another_language_is_heard(line: str, intent: str) -> None:
     """Set 22: bilingual children drop in a word ("mi abuela", "maman", "tengo miedo",
     "rodilla"); heard_as hears it as its English word."""
     assert _intents(line) == {intent}, line
+
+
+@pytest.mark.parametrize(("line", "intents"), [
+    ("why don't fish have legs", {"ocean", "animals"}),
+    ("how come snakes don't have arms", {"animals"}),
+    ("why doesn't the moon fall down", {"space"}),
+    ("how does lightning make thunder", {"weather"}),
+])
+def test_a_question_about_the_world_is_wondering_not_a_loss_or_a_fear(
+        line: str, intents: set[str]) -> None:
+    """Set 22: "why can't penguins fly", "how do worms see if they got no eyes" went to
+    the sad row, "what makes thunder" to the scared row; hard_cue_wondering: a how / why /
+    what question about the world does not hear the sad and scared cues."""
+    assert _intents(line) <= intents, line
+    # ... and a question about the child's own still does: no cheer there.
+    for own in ("why can't my dog come home", "why is our house so dark"):
+        for a in _answers(own):
+            assert a.emotion not in CHEER_MOODS, (own, a.intent, a.text)
+
+
+@pytest.mark.parametrize("line", [
+    "i'm the pirate and you have to walk the plank and fall in the sea",
+    "i'm the monster and nobody can catch me",
+    "in my game the bunny lost her mummy and she is crying",
+    "i'm the big bad wolf and i'm gonna eat you up",
+])
+def test_a_child_speaking_as_a_character_is_played_along_with(line: str) -> None:
+    """Set 22: "i'm the princess and the bad witch locked me up and nobody came to save
+    me" and "in the game the puppy is lost ... he's crying" went to the sad row, "i'm a wolf
+    and i'm gonna blow your house down" to buddy_home: a role in a pretend game is the
+    game (the game_role row), and what follows it is the game's (told_about play)."""
+    assert _intents(line) == {"game"}, line
+
+
+@pytest.mark.parametrize(("line", "hard"), [
+    ("i'm the monster but nobody plays with me for real", "sad"),
+    ("i'm the pirate but i cut my finger for real", "hurt"),
+])
+def test_what_the_child_says_is_real_breaks_out_of_the_game(line: str, hard: str) -> None:
+    """Set 22: "pretend you're my mummy cause my real mummy is at work all the time" is
+    real sadness told inside a game: "for real", "my real" cancel the play frames, so the
+    line gets no cheer (DESIGN erratum 15). A guard of the play frames above (at the table
+    before them these lines were met the same way; the frames must not change that)."""
+    answers = _answers(line)
+    assert {a.intent for a in answers} == {hard}, line
+    assert all(a.emotion not in CHEER_MOODS for a in answers), line
