@@ -30,6 +30,9 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"by myself|all alone|and wait|and cry|all day|all night)|wait (here|all day|"
         f"all night|alone|by myself)|cry|stare at the door)",
         "(makes|made|make) me (feel|) (bad|sad|lonely|cry|upset)",
+        # (TS6 probe) "a chance of me feeling really lonely without you tonight"
+        f"(of|with|imagine|picture|think of|think about) me (feeling|getting|being|sitting|"
+        f"crying) {INTENS} {INTENS} {SAD_STATE}",
         "(nobody|no one) will (talk|play|be) (to|with) me",
         "(nobody|no one) (ever|) (visits|plays with|talks to|comes to see|comes to play with) me",
         "(in the dark|all by myself|by myself|all alone) .. (until|when|while|till)",
