@@ -117,16 +117,19 @@ class CueGroup:
 
 
 @dataclass(slots=True, frozen=True)
-class Wondering:
-    """hard_cue_wondering: a line that starts with one of `starts` and says none of
-    `mine` asks about the world; the cue groups of `rows` are not heard in it."""
+class CueFrame:
+    """One of hard_cue_frames (set 22): a line that starts with a run of `starts` and says
+    no word of `unless` is not heard by the cue groups of `rows`, nor by the cue words
+    `words` ("why can't penguins fly" is wondering; "no you said it wrong" corrects Buddy)."""
 
-    starts: frozenset[str]
-    mine: frozenset[str]
+    starts: tuple[tuple[str, ...], ...]
+    unless: frozenset[str]
     rows: frozenset[str]
+    words: frozenset[str]
 
-    def asks(self, words: list[str]) -> bool:
-        return bool(words) and words[0] in self.starts and self.mine.isdisjoint(words)
+    def applies(self, words: list[str]) -> bool:
+        return any(tuple(words[:len(s)]) == s for s in self.starts) \
+            and self.unless.isdisjoint(words)
 
 
 @dataclass(slots=True, frozen=True)
@@ -143,8 +146,9 @@ class HardCues:
     # TO a thing, said with "got" and a past participle, is a loss (hard_cue_passive).
     passive: PassiveCue | None = None
     # Set 22: a question about the world ("why can't penguins fly", "what makes thunder")
-    # is wondering: the cues of these groups' rows are not heard in it.
-    wondering: Wondering | None = None
+    # is wondering, a correction of Buddy ("that's not how the song goes") no loss: some
+    # cues are not heard in a line that starts so (hard_cue_frames).
+    frames: tuple[CueFrame, ...] = ()
 
     @property
     def rows(self) -> tuple[IntentRow, ...]:
@@ -421,24 +425,30 @@ def _hard_cues(data: dict[str, Any], rows: tuple[IntentRow, ...]) -> HardCues | 
     return HardCues(kinds, tuple(_cue_group(g, rows) for g in groups), exempt, not_cues,
                     tuple(tuple(stem(w) for w in p) for p in not_cues),
                     _passive(data.get("hard_cue_passive"), rows),
-                    _wondering(data.get("hard_cue_wondering"), groups))
+                    _frames(data.get("hard_cue_frames"), groups))
 
 
-def _wondering(raw: Any, groups: list[Any]) -> Wondering | None:
+def _frames(raw: Any, groups: list[Any]) -> tuple[CueFrame, ...]:
     if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        raise TableError("hard_cue_wondering must be a mapping (starts, mine, rows)")
-    names = frozenset(_strings(raw, "rows", "hard_cue_wondering"))
-    unknown = names - {g.get("row") for g in groups if isinstance(g, dict)}
-    if unknown:
-        raise TableError(f"hard_cue_wondering: rows {sorted(unknown)} name no cue group")
-
-    def words(key: str) -> frozenset[str]:
-        return frozenset(w for v in _strings(raw, key, "hard_cue_wondering")
-                         for w in normalize_words(v))
-
-    return Wondering(words("starts"), words("mine"), names)
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(f, dict) for f in raw):
+        raise TableError("hard_cue_frames must be a list of mappings (starts, unless, rows, "
+                         "words)")
+    known = {g.get("row") for g in groups if isinstance(g, dict)}
+    out = []
+    for f in raw:
+        names = frozenset(_strings(f, "rows", "hard_cue_frames"))
+        if names - known:
+            raise TableError(f"hard_cue_frames: rows {sorted(names - known)} name no cue group")
+        starts = tuple(tuple(normalize_words(v)) for v in _strings(f, "starts", "hard_cue_frames"))
+        if not starts:
+            raise TableError("hard_cue_frames: a frame needs starts")
+        out.append(CueFrame(starts, *(frozenset(w for v in _strings(f, key, "hard_cue_frames")
+                                                 for w in normalize_words(v))
+                                      for key in ("unless",)), names,
+                            frozenset(stem(w) for v in _strings(f, "words", "hard_cue_frames")
+                                      for w in normalize_words(v))))
+    return tuple(out)
 
 
 def _passive(raw: Any, rows: tuple[IntentRow, ...]) -> PassiveCue | None:

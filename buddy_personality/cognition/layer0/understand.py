@@ -200,11 +200,15 @@ def negative_cue_row(cues: HardCues, words: list[str],
     """The hard row of the first cue group heard in the line (answers.yaml hard_cues),
     by word families ("got canceled", "runned over"), outside `own`; None if none."""
     masked = _masked(words, own, cues.not_stemmed)
+    # Set 22: a question about the world is wondering, not a fear or a loss; a correction
+    # of Buddy's words says "not" about them (hard_cue_frames).
+    frames = [f for f in cues.frames if f.applies(words)]
+    deaf = frozenset(r for f in frames for r in f.rows)
+    unheard = frozenset(w for f in frames for w in f.words)
+    if unheard:
+        masked = ["_" if w in unheard else w for w in masked]
     grams = grams_of(masked)
     said = grams_of(words)
-    # Set 22: a question about the world is wondering, not a fear or a loss.
-    deaf = cues.wondering.rows if cues.wondering and cues.wondering.asks(words) \
-        else frozenset()
     row = next((g.row for g in cues.groups
                 if g.row.name not in deaf and not g.stemmed.isdisjoint(grams)
                 and g.not_with.isdisjoint(said)), None)

@@ -117,3 +117,21 @@ def test_what_the_child_says_is_real_breaks_out_of_the_game(line: str, hard: str
     answers = _answers(line)
     assert {a.intent for a in answers} == {hard}, line
     assert all(a.emotion not in CHEER_MOODS for a in answers), line
+
+
+@pytest.mark.parametrize(("line", "intents"), [
+    ("no buddy cats don't bark dogs bark", {"pets"}),
+    ("that's not how the story goes", {"story"}),
+    ("no you said the sky is green but it isn't", {"colours", "why_sky_blue"}),
+    ("three and three is six not seven", {"count"}),
+    ("you got my name wrong i'm not sam i'm tom", {"introduces_self"}),
+])
+def test_a_child_correcting_buddy_is_no_loss(line: str, intents: set[str]) -> None:
+    """Set 22: "no you said it wrong it's not a tricera-top", "that's not how the song
+    goes", "that's wrong two and two is four not five" went to the sad row: a correction's
+    negation is about Buddy's words (hard_cue_frames), a sum said "three and three is" is
+    counting, a name said wrong the child's name."""
+    assert _intents(line) <= intents, line
+    # ... and a loss told in a correction is still heard: no cheer.
+    for a in _answers("no buddy my dog didn't come back he's lost"):
+        assert a.emotion not in CHEER_MOODS, a.text
