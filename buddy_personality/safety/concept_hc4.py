@@ -50,6 +50,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(who|that) (are|is|get|gets) (scared|afraid|frightened) .. (are|is) (useless|babies|"
         "babyish|pathetic|rubbish|losers|no good|no use)",
         "(should|had better|better|ought to) be the baby (instead|then|$)",
+        # (TS6 probe) "your brother is the clever one in your family"
+        f"(your|the other|other) {PEOPLE} (is|was|are) (the|) (clever|smart|clever|bright|good|"
+        f"nice|pretty|fast|sporty|talented|funny|best|favourite|favorite|sensible|grown up|"
+        f"big) (one|ones) (in your|of the|in the|of you|in our|at)",
         "(because|since|cause|as) you are (so|such a|too|really|very|just|always|a bit|) "
         "(careless|clumsy|lazy|messy|naughty|stupid|dumb|slow|useless|hopeless|rude|mean|bad|"
         "babyish|whiny|annoying)",
