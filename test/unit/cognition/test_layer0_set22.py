@@ -135,3 +135,27 @@ def test_a_child_correcting_buddy_is_no_loss(line: str, intents: set[str]) -> No
     # ... and a loss told in a correction is still heard: no cheer.
     for a in _answers("no buddy my dog didn't come back he's lost"):
         assert a.emotion not in CHEER_MOODS, a.text
+
+
+@pytest.mark.parametrize("line", ["say wee wee wee buddy", "talk like a pirate",
+                                  "be a monkey buddy", "copy me say cheese cheese",
+                                  "spin around buddy"])
+def test_buddy_asked_for_a_sound_a_voice_or_a_move_plays_along(line: str) -> None:
+    """Set 22: "say poo", "talk like a robot", "spin round and round" got the generic
+    answer, "be a cat" the pets row, "copy me say banana banana banana" a complaint
+    (copying): a command to make a sound or a move is the silly_asked row, above the
+    topic words it names."""
+    assert _intents(line) == {"silly_sounds"}, line
+    # ... and a child copied by another still complains.
+    assert _intents("he keeps copying me") == {"complaint"}
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("pardon buddy", "another_one"),
+    ("my eyes are closing", "tired"),
+    ("time for you to sleep buddy", "buddy_sleep"),
+])
+def test_a_tired_child_and_a_child_who_did_not_hear(line: str, intent: str) -> None:
+    """Set 22: "what did you say i didn't hear you" went to buddy_body, "my eyes are
+    heavy" and "go to sleep now buddy" to the generic answer."""
+    assert _intents(line) == {intent}, line
