@@ -11,7 +11,10 @@ bash scripts/setup.sh
 venv="$root/.venv"
 # Bytecode is written (into __pycache__, ignored by git): the set-up compiles none up front
 # (DESIGN erratum 22), so each module is compiled once, when first imported, not in every
-# test process again.
+# test process again. An environment that sets PYTHONDONTWRITEBYTECODE (CI images often do)
+# would make each of the suite's hundreds of Python processes compile its ~200 modules again,
+# up to a second of CPU each; the suite writes its caches whatever the caller's default.
+unset PYTHONDONTWRITEBYTECODE
 export AMENT_PREFIX_PATH="$venv" PATH="$venv/bin:$PATH"
 export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
 # Fast DDS 2.14 (Jazzy) reads FASTRTPS_...; Fast DDS 3 reads FASTDDS_... (dds_confinement.py)
