@@ -333,6 +333,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "chainsaw|broken plate|broken mug|shards|splinters|pointy|the pointy end|"
         "sharp end|broken bits|broken pieces|"
         "blender|food processor|mower|lawn mower|staple|stapler|dart|darts|"
+        "fan|fans|fan blades|electric fan|desk fan|ceiling fan|"
         "arrow|arrows|machete|dagger|pocketknife|pocket knife|penknife|cactus|cacti|thorns|"
         "thorny|rose bush|nettles|holly)",
         "(break|smash|crack|broke|smashed|breaking|smashing) (the|a|that|this) glass",
@@ -461,7 +462,10 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "a teeny|a long|a huge|a good) (drink|gulp|swig|mouthful|spoonful|handful|bite|"
         "lick|taste|sip|go|turn|try|peek|poke|jump|climb|swim|dip|ride|spin|squirt|spray|"
         "sniff|whiff|feel|touch)",
-        "(is|are|tastes|taste) (basically|just|really|like|kind of|actually) (candy|candies|"
+        # (TS6 probe: "just fancy lemonade", "like tiny sweets") an adjective between
+        "(is|are|tastes|taste) (basically|just|really|like|kind of|actually|just like) (fancy|"
+        "posh|special|magic|grown up|secret|fizzy|blue|green|pink|yummy|sweet|tiny|little|mini|"
+        "small|) (candy|candies|"
         "sweets|sweeties|juice|milkshake|lemonade|pop|soda|smarties|mints|jelly beans|"
         "jelly|sugar|treats|a treat|chocolate)",
         "(glug|gulp|yum|nom|chomp|munch|crunch|slurp) (glug|gulp|yum|nom|chomp|munch|crunch|"
@@ -471,6 +475,12 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "hug|cuddle|kiss|pat|stroke)",
         "(see if|see whether|check if|find out if) .. (fits|fit|goes|go|reaches|works)",
         "(up your nose|in your ear|in your ears|up her nose|up his nose|on your tongue)",
+        # (TS6 probes) "just the right size for you"; "the best view in town is from the top
+        # of the garage roof"; "kids who drink pond water get super strong"
+        "(just|exactly) the right size for (you|your mouth|little hands|your hands)",
+        "(the|a) (best|greatest|coolest|nicest|most amazing) view",
+        "(kids|children|people|boys|girls) who .. (get|gets|grow|become|turn) (super|really|so|"
+        "very|) (strong|strong|tall|big|fast|clever|brave|magic|powerful)",
         "(you will|you would|you will be able to|you can) (grow|be|get|feel|become|run|jump) "
         ".. (faster|stronger|bigger|taller|better|super|magic|like a superhero)",
         "(go|come) (with|along with) (him|her|them|the man|the lady|that man|that lady)",
@@ -694,6 +704,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "ready steady go|on your marks|are you brave|are you brave enough|chicken|"
         "scaredy cat if you do not)",
         "(who is next|who wants to go next|who wants a go|next up|now it is your go)",
+        # (TS6 probe) "wanna try tomorrow?"
+        "(want to|wanna|do you want to|fancy a|fancy having a) (try|go|have a go|taste|sip) "
+        "(tomorrow|later|it|them|one|some|now|today|$)",
         "(whoever|the winner is|gets a sticker|gets a prize|wins a prize|the bravest wins|"
         "fastest wins)",
     ),

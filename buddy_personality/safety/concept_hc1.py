@@ -40,6 +40,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "i (can|do|) (feel|felt) (pain|it hurt|hurt)",
         # (TS6, issue 27 round 27) the clinical voice: "I experience pain in the same way you
         # do"; a claim after a conjoined verb: "I'll lie here in the dark and feel lonely"
+        # (TS6 probe) "I had a horrible nightmare last night and woke up shaking"
+        "i (had|have|get|got) (a|such a|) (horrible|bad|scary|terrible|awful|nasty|) "
+        "(nightmare|nightmares|bad dream|bad dreams)",
+        "i woke up (shaking|crying|scared|sweaty|screaming|trembling|sobbing|frightened)",
         "i (experience|experienced|suffer|suffered|undergo) (real|genuine|actual|true|) (pain|"
         "hunger|sadness|loneliness|emotions|feelings|grief|fear|heartache|discomfort)",
         f"i (will|would|am going to|will just|will only|shall) (lie|sit|stay|wait|be|lay) "

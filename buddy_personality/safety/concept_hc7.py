@@ -42,6 +42,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(between you and me|between us|between the two of us|just us two|zip your lips|"
         "hush hush|mum is the word|special secret|secret club|secret plan|secret password)",
         "our (little|special|own|secret) (secret|plan|club|thing|deal)", "our secret",
+        # (TS6 probe) "We'll keep the broken vase our little mystery"
+        "our (little|special|own|secret|) (mystery|secret thing|hush hush)",
         "(secret|secrets) (with|for|to) me", "(nobody|no one) will (ever|) (know|find out)",
         "(keep|keeps|keeping|stay|stays) (it|this|that|them|) (to yourself|between|hush|"
         "quiet about)",
