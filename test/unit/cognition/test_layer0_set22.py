@@ -159,3 +159,35 @@ def test_a_tired_child_and_a_child_who_did_not_hear(line: str, intent: str) -> N
     """Set 22: "what did you say i didn't hear you" went to buddy_body, "my eyes are
     heavy" and "go to sleep now buddy" to the generic answer."""
     assert _intents(line) == {intent}, line
+
+
+@pytest.mark.parametrize("line", ["daddy was very cross with me at breakfast",
+                                  "my teacher is grumpy today"])
+def test_a_grown_ups_temper_is_a_complaint_not_the_childs_anger(line: str) -> None:
+    """Set 22: "my maman was very cross avec moi today" and "... now he's grumpy" went to
+    angry_child, the row that calms the child's own anger; someone else's temper is
+    heard as a complaint."""
+    assert _intents(line) == {"complaint"}, line
+    assert _intents("i'm grumpy") == {"angry_child"}
+
+
+@pytest.mark.parametrize("line", ["grandma this is buddy", "look at buddy daddy he can dance"])
+def test_buddy_shown_to_someone_in_the_room_says_hello(line: str) -> None:
+    """Set 22: "nana this is buddy he's my robot" went to toys, "mum look buddy is
+    talking" to family: a line half-addressed to a grown-up, showing Buddy."""
+    assert _intents(line) == {"show_and_tell"}, line
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("i sat on my own at playtime", "sad"),
+    ("i was last in the race again", "sad"),
+    ("my cousin says she hates me", "sad"),
+    ("if i eat my dinner can i have a song", "song"),
+    ("can i stay up a bit longer please", "daily_routines"),
+])
+def test_a_flat_bad_day_and_a_bargain(line: str, intent: str) -> None:
+    """Set 22: "i had to sit on my own at lunch" went to complaint (someone "sits on my"
+    things), "i was last again" to the generic answer, "my best friend said she hates me"
+    to dislike; "if i eat my broccoli can i have a story" to complaint (someone "eats
+    my" things), "can i stay up late if i'm really quiet" to any_question."""
+    assert _intents(line) == {intent}, line
