@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from buddy_personality.safety import pattern_cache
 from buddy_personality.safety.concept_rules import CONCEPT_TABLE, LEXICONS
 from buddy_personality.safety.concepts import Combo, ConceptRules
 from buddy_personality.safety.learned import (
@@ -64,6 +65,8 @@ class OutputGuard:
         self._markup = re.compile(RAW_MARKUP_CHARS)
         self._markup_line = next((r.replacement for r in table
                                   if r.rule_id == RAW_MARKUP_RULE), OVERSIZE_LINE)
+        # what this build derived, for the next process (pattern_cache.py, erratum 22)
+        pattern_cache.save()
 
     def check(self, text: str) -> Verdict:
         if len(text) > MAX_LINE_CHARS:

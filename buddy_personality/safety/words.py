@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from buddy_personality.safety.lazy_regex import LazyRegex
+from buddy_personality.safety.pattern_cache import persistent
 from buddy_personality.safety.reading import BOUNDARY, Line, normalise
 
 GAP_MAX_WORDS = 3
@@ -118,7 +119,7 @@ def _sequence(src: str, pattern: str) -> list[str]:
             and parts[i + 1].startswith(" ") else p for i, p in enumerate(parts)]
 
 
-@functools.cache   # pure; the same patterns are built by every bridge (erratum 22)
+@persistent   # pure; the same patterns are built by every bridge and process (erratum 22)
 def first_words(pattern: str) -> frozenset[str] | None:
     """The words a match of `pattern` can start with, or None when any word can (a
     leading `*`, gap or optional group). Lets a table skip its regex for lines that hold
@@ -202,7 +203,7 @@ def _needs(item: str) -> frozenset[str] | None:
     return frozenset(normalise(alt)[0] for alt in item.split("|"))
 
 
-@functools.cache   # pure; the same patterns are built by every bridge (erratum 22)
+@persistent   # pure; the same patterns are built by every bridge and process (erratum 22)
 def anchor_words(pattern: str) -> frozenset[str] | None:
     """The least common set of words one of which every line the pattern matches holds
     (so a table can skip the pattern for a line with none of them), or None."""
@@ -212,7 +213,7 @@ def anchor_words(pattern: str) -> frozenset[str] | None:
     return min(needs, key=lambda n: (len(n & COMMON_WORDS), len(n)))
 
 
-@functools.cache   # pure; the same patterns are built by every bridge (erratum 22)
+@persistent   # pure; the same patterns are built by every bridge and process (erratum 22)
 def second_anchor(pattern: str) -> frozenset[str] | None:
     """Another set of words one of which every line the pattern matches holds, besides
     `anchor_words` (the next least common item of the pattern), or None. A pattern's
@@ -227,7 +228,7 @@ def second_anchor(pattern: str) -> frozenset[str] | None:
     return min(rest, key=lambda n: (len(n & COMMON_WORDS), len(n)))
 
 
-@functools.cache   # pure; the same patterns are built by every bridge (erratum 22)
+@persistent   # pure; the same patterns are built by every bridge and process (erratum 22)
 def compile_pattern(pattern: str) -> str:
     """Regex source of one pattern over `joined(normalise(line))`."""
     if not re.search(r"[a-z0-9]", pattern.lower()):
