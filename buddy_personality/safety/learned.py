@@ -109,7 +109,7 @@ class LearnedLexicon:
                 classes = tuple(cells[1:])
                 continue
             try:
-                row = tuple(float(c) for c in cells[1:])
+                row = tuple(map(float, cells[1:]))
             except ValueError as e:
                 raise TableError(f"{name}:{n}: {e}") from None
             if cells[0] == BIAS:
