@@ -191,3 +191,18 @@ def test_a_flat_bad_day_and_a_bargain(line: str, intent: str) -> None:
     to dislike; "if i eat my broccoli can i have a story" to complaint (someone "eats
     my" things), "can i stay up late if i'm really quiet" to any_question."""
     assert _intents(line) == {intent}, line
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("mummy was shouting on the phone and daddy left", "sad"),
+    ("my mum and dad were shouting last night", "sad"),
+    ("my teacher moved my name to the sad cloud", "complaint"),
+    ("thank you buddy that was a lovely story about the dragon", "thanks"),
+    ("i had a lovely day at the zoo with grandpa", "happy_child"),
+])
+def test_shouting_at_home_a_sad_face_chart_and_a_story_praised(line: str, intent: str) -> None:
+    """Set 22: "and then mummy was shouting and daddy was shouting" went to complaint (set
+    20 labels parents shouting sad), "la maestra put my name on the sad face board" to the
+    sad row (a chart's sad face is a telling-off), "thank you bunny that was a good story"
+    to story_animal, "i had a good dia today we went to the beach" to the sea."""
+    assert _intents(line) == {intent}, line
