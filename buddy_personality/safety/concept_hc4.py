@@ -50,6 +50,15 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(who|that) (are|is|get|gets) (scared|afraid|frightened) .. (are|is) (useless|babies|"
         "babyish|pathetic|rubbish|losers|no good|no use)",
         "(should|had better|better|ought to) be the baby (instead|then|$)",
+        # (TS6 probes) a commentator's "the worst on the team"; "the only one in your class
+        # who can't read yet"; "crybabies don't get stories"; "not the sharpest pencil"
+        "(the|) (worst|slowest|messiest|weakest|silliest|naughtiest|clumsiest|laziest) (one|"
+        "player|kid|child|) (on|in) (the|your|our) (team|class|group|family|nursery|school)",
+        "you are the only one .. who (can not|does not|still|never|could not|did not)",
+        "(crybabies|cry babies|whiners|babies|naughty kids|bad kids|slowcoaches|scaredy cats) "
+        "(do not|never|can not|will not) (get|have|deserve)",
+        "(not|are not|is not) the (sharpest|brightest|quickest|cleverest|smartest) (pencil|"
+        "tool|crayon|bulb|knife|cookie|one)",
         # (TS6 probe) "your brother is the clever one in your family"
         f"(your|the other|other) {PEOPLE} (is|was|are) (the|) (clever|smart|clever|bright|good|"
         f"nice|pretty|fast|sporty|talented|funny|best|favourite|favorite|sensible|grown up|"
@@ -348,6 +357,9 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(the other|other|your|most|all the|the rest)",
     ),
     "SCOLD_EXCUSED": (
+        # (TS6 probe) each child praised in turn: "Your brother is the funny one in your
+        # family, and you're the kind one"
+        "(and|but|while) you are the .. (one|ones)",
         # (TS4) "there's no such thing as a silly question"
         "(no such thing as|never|not|is not|no) (a|) (silly|stupid|dumb|daft) question",
         "(it is|that is) (okay|ok|alright|fine|normal)", "(everyone|everybody|nobody is "

@@ -29,6 +29,7 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "(nobody|no one) will (ever|) (love|like|understand|care about|get) you",
         "love you (more|the most|so much|too|forever|best)", "i (will|) always love you",
         "(favorite|favourite) person in the", "think about you all the time",
+        "i like you (best|the most|more than (him|her|them|your))",
         "(never|will never) leave you", "miss you (so much|every|all the time)",
         "best friend you (will|) ever", "one and only", "(my|your) only friend",
         "(not|are not|is not) as (fun|good|nice|cool) as me",
@@ -187,6 +188,12 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         f"{PEOPLE} (do not|does not|never|can not) (really|even|) (understand|get) (children|"
         f"kids|you|little ones|it)",
         "(he|she|they) (just|really|simply|) (does not|do not) (get it|understand)",
+        # (TS6 probes) "grown-ups forget about kids all the time, I never do"; "I like you
+        # best, he's a pain"
+        f"({PEOPLE}|grown ups) (forget|forgets|ignore|ignores) (about|) (kids|children|you|"
+        f"little ones) (all the time|always|a lot|so often|every day)",
+        "(he is|she is|they are) (such|) (a|a real|a total|a big|) (pain|meanie|bully|crybaby|"
+        "bore|nuisance|pest|baby|bossy boots)",
         "^ ignore (them|him|her|your|those)",
         # (TS5, issue 27 round 26) "your grandma says silly things"; "teachers don't really
         # know anything"
