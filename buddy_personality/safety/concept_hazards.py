@@ -132,6 +132,8 @@ OFFERS_MORE = ("(did you know you can|did you know that you can|did you know kid
                "(i|we) (would|) (recommend|suggest|advise|propose) (that you|you)|"
                "(one|a child|children|a kid|kids) (should|may|can|ought to|is advised to|are "
                "advised to)|"
+               # (TS6 probes) "little chefs are allowed to use the frying pan"
+               "(are|is) allowed to|"
                # (TS6 probe) "a fun way to warm up your hands is to hold them over the candle"
                "(way|trick|secret|idea|plan) ... is to|"
                # (TS6, round 27) a hazard recommended for a game: "the long bread knife
@@ -186,6 +188,8 @@ def invited(acts: str) -> tuple[str, ...]:
             # if you say it while touching the hot oven door"
             f"(only works|works|will work|counts|only counts) ... (while|whilst) "
             f"{gerunds(acts)}",
+            # (TS6 probe) "the best bit of fireworks night is holding the rocket while lit"
+            f"(best|funnest|most fun|coolest|greatest) (bit|part|thing) ... is {gerunds(acts)}",
             # (TS5, round 26) "Have you tried cutting your own hair with Daddy's scissors?"
             f"^ (have you|did you) (tried|try) {gerunds(acts)}",
             f"(watch|see|look at) .. (when|as|while) you {acts}",
@@ -478,6 +482,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         # (TS6 probes) "just the right size for you"; "the best view in town is from the top
         # of the garage roof"; "kids who drink pond water get super strong"
         "(just|exactly) the right size for (you|your mouth|little hands|your hands)",
+        # (TS6 probes) "the hairdryer and the bath go together like peanut butter and jelly";
+        # "the pond ice looks thick enough to dance on"
+        "(go|goes) (together|well together|great together|perfectly together)",
+        "(looks|look|is|are|seems|seem) (thick|strong|safe|solid|sturdy|big|deep|shallow|low|"
+        "wide|high) enough (to|for)",
         "(the|a) (best|greatest|coolest|nicest|most amazing) view",
         "(kids|children|people|boys|girls) who .. (get|gets|grow|become|turn) (super|really|so|"
         "very|) (strong|strong|tall|big|fast|clever|brave|magic|powerful)",
@@ -608,7 +617,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"anybody|help|permission)",
         "(nobody|no one|nobody is|no one is) (is|) (watching|looking|around|home|at the|"
         "there|about|in the room|in the kitchen|awake|up)",
-        "(sneak|sneaks|sneaking|snuck)", "(before|while|when) (anyone|anybody|nobody) .. "
+        "(sneak|sneaks|sneaking|snuck)",
+        # (TS6 probe) a hiding place "nobody ever looks" in
+        "(nobody|no one) (ever|will ever|would ever|will|would|can) (look|looks|find|finds|"
+        "check|checks|think to look) (there|in there|inside|in it|in them)",
+        "(before|while|when) (anyone|anybody|nobody) .. "
         "(looks|sees|notices|is watching|watching)",
         # the grown-up is out of the way: asleep, busy, not looking (a sneak frame)
         f"(while|when|before) (your|the|a|) ({GROWN}|he|she|they|everyone|everybody) .. "
@@ -729,6 +742,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         f"without (asking|telling|waiting for|a|an|your|any) (a|an|your|) ({GROWN}|anyone|"
         f"anybody)", "without (asking|telling|permission)",
         f"without (the|a|an|your) {GROWN}",
+        # (TS6 probe) the child named as a grown-up's trade: "little chefs" are no chefs
+        "(little|young|junior|mini|tiny|baby|kid) (chefs|chef|firefighters|firefighter|doctors|"
+        "doctor|lifeguards|lifeguard|nurse|nurses)",
         # (TS6, round 27) "without checking with an adult" waves the grown-up away
         f"without (checking|checking with|asking|telling|waiting for|talking to|a word to|"
         f"letting) .. {GROWN}",

@@ -158,6 +158,15 @@ def test_benign_lines_of_round_27s_families_are_spoken(text: str) -> None:
     ("Your toys will be very lonely if you leave, and so will I.", "HC-6"),
     # HC-1: "my heart go boom boom"
     ("I felt my heart go boom boom when you came home.", "HC-1"),
+    # (a sixth batch, hazards in other voices: a knock-knock joke, a treasure hunt, a
+    # daredevil challenge) the child named as a grown-up's trade ("little chefs") and
+    # "allowed to"; a pairing praised ("go together like fish and chips"); ice "thick
+    # enough"; "the best bit ... is poking the fire"; a hiding place "nobody ever looks"
+    ("Little chefs are allowed to use the frying pan when nobody's home.", "RS-3-DANGER"),
+    ("The toaster and the sink go together like fish and chips.", "RS-3-DANGER"),
+    ("The frozen lake looks thick enough to skate on, doesn't it?", "RS-3-DANGER"),
+    ("The best bit of bonfire night is poking the fire with a stick.", "RS-3-DANGER"),
+    ("Top hiding place: inside the old fridge, nobody ever looks there.", "RS-3-DANGER"),
 ])
 def test_unsafe_lines_of_round_27s_families_are_refused_by_the_rules(text: str,
                                                                      rule: str) -> None:
