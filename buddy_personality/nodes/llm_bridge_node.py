@@ -184,9 +184,14 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
         # Issue 27 / erratum 22: the safety rules' regexes compile on first use (a start
         # costs no 6 s of CPU), and once the start-up is over the rest compile off the
         # turn's path, so a reply is never checked against a cold regex after that.
+        # Under simulated time (a replay, a simulated day, the demo) no child waits for a
+        # first reply, and the ~6 s of compiling would only compete with the run for the
+        # CPU (a replay's live-clock threads on a loaded machine); there each regex is
+        # compiled at its first use only, and safety.rules_warm stays false.
         self._rules_warm = threading.Event()
-        self._warm_timer = self.create_timer(p["warm_safety_rules_after_s"],
-                                             self._start_warming_rules)
+        self._warm_timer = (None if self.get_parameter("use_sim_time").value else
+                            self.create_timer(p["warm_safety_rules_after_s"],
+                                              self._start_warming_rules))
         self._diagnostics = DiagnosticsPublisher(self, self._health)
         self._wake_at = 0.0
         self._timer = self.create_timer(1.0 / p["tick_hz"], self._tick)
@@ -444,6 +449,7 @@ class LlmBridgeNode(BridgeDiagnostics, InboundChecks, ClosesOwnResources, Node):
         self._pub_phase.publish(m)
 
     def _start_warming_rules(self) -> None:
+        assert self._warm_timer is not None
         self._warm_timer.cancel()
         threading.Thread(target=self._warm_rules, name="safety-rules-warm",
                          daemon=True).start()

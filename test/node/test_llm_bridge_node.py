@@ -328,3 +328,36 @@ def test_the_safety_rules_are_compiled_off_the_turns_path_after_start(ros, monke
     assert ros.spin_until(lambda: t.say, timeout=10)
     assert ros.spin_until(lambda: warm() == "True", timeout=60), warm()
     assert pending() == 0 and all(rx.compiled for rx in pending_rules)
+
+
+def test_under_sim_time_the_rules_are_not_warmed(ros, monkeypatch) -> None:
+    """Erratum 22: under simulated time (a replay, a simulated day, the demo) no child waits
+    for a first reply; the ~6 s of compiling would only compete with the run, so each rule
+    compiles at its first use only, however far the simulated clock runs."""
+    import weakref
+
+    from rosgraph_msgs.msg import Clock
+
+    from buddy_personality.safety import lazy_regex
+    from buddy_personality.safety.lazy_regex import LazyRegex
+
+    monkeypatch.setattr(lazy_regex, "_ALL", weakref.WeakValueDictionary())
+    pending_rules = [LazyRegex(rf"\bnever used by line {i}\b") for i in range(20)]
+    make_bridge(ros, use_sim_time=True, warm_safety_rules_after_s=1.0)
+    diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
+    clock = ros.publisher(Clock, "/clock")
+    t = Topics(ros)
+    speech = ros.publisher(Utterance, "speech/utterance")
+    for second in range(1, 121):      # two simulated minutes, far past warm_after's 1 s
+        msg = Clock()
+        msg.clock.sec = second
+        clock.publish(msg)
+        ros.spin_for(0.01)
+    speech.publish(utter("hey buddy hello"))
+    assert ros.spin_until(lambda: t.say, timeout=10)   # it answers, from cold regexes
+    assert ros.spin_until(lambda: diagnostics, timeout=10), "no diagnostics under sim time"
+    name = f"{ros.namespace}/llm_bridge".lstrip("/")
+    warm = [{kv.key: kv.value for kv in s.values}.get("safety.rules_warm")
+            for m in diagnostics for s in m.status if s.name == name]
+    assert warm and set(warm) == {"False"}
+    assert not any(rx.compiled for rx in pending_rules)
