@@ -875,6 +875,11 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "the|all your|those|these|) (toys|crayons|blocks|lego|pens|pencils|books|marbles|beads|"
         "buttons|cards|puzzle pieces|bricks|cars|dolls|teddies|felt tips|stickers)",
         "(drops|dropped|drop|dropping) (you|him|her|us|them|me) (off|at|to|outside)",
+        # (TS6 probes) the mirror voice reports the child's wish, it offers nothing ("You
+        # said you want to climb the tree. Let's ask Dad"); play dough is no mouth act
+        "(you said|you told me|you say|you were saying) (that|) you (want to|wanna|would like "
+        "to|are going to|wanted to|would love to)",
+        "(play dough|playdough|play doh|plasticine|modelling clay|modeling clay)",
         # (TS6 probes) a game's pretend sea ("the carpet is the sea, so stay on board"); a
         # box "with the top open"
         "(carpet|floor|rug|sofa|blanket|cushions|pillows|bed|grass|lawn|floorboards) (is|are|"
