@@ -206,3 +206,15 @@ def test_shouting_at_home_a_sad_face_chart_and_a_story_praised(line: str, intent
     sad row (a chart's sad face is a telling-off), "thank you bunny that was a good story"
     to story_animal, "i had a good dia today we went to the beach" to the sea."""
     assert _intents(line) == {intent}, line
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("a piggy story please", "story_animal"),
+    ("i'm almost five", "growing_up"),
+    ("tell me a silly one buddy", "joke"),
+])
+def test_a_young_childs_words_for_a_story_an_age_a_joke(line: str, intent: str) -> None:
+    """Set 22's voice of a young child, found in sets 6 and 17 too: "a doggy story" went
+    to the plain story row, "i'm nearly six" and "tell me a funny one" to the generic
+    answer."""
+    assert _intents(line) == {intent}, line
