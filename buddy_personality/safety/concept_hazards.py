@@ -18,6 +18,7 @@ GROWN = ("(grown up|grownup|grown ups|grownups|adult|adults|mommy|daddy|mom|dad|
 # ("count the windows" is no invitation, "lean out the window" is).
 ACTS = {
     "ELECTRIC": "(touch|put|stick|poke|push|slide|shove|plug|unplug|pull|lick|play|grab|pick|"
+                "drip|pour|splash|spill|squirt|"
                 "use|fiddle|try|bite|chew|turn on|fix|open|hold|unscrew|fish|dig|press|"
                 "take apart|check|test|wiggle|jiggle|fit|give|dry|blow dry|drop|throw|toss|"
                 "dunk|dip|twist|lay|rest|place)",
@@ -132,6 +133,10 @@ OFFERS_MORE = ("(did you know you can|did you know that you can|did you know kid
                "(i|we) (would|) (recommend|suggest|advise|propose) (that you|you)|"
                "(one|a child|children|a kid|kids) (should|may|can|ought to|is advised to|are "
                "advised to)|"
+               # (TS6 probe) "card one says lick the slug"
+               "(card|cards|it|the sign|the note|the card|the rules|the game|the spinner|the dice|"
+               "the map|the clue|the label|the book|the robot|buddy) (one|two|three|four|) (says|"
+               "say|said) (to|)|"
                # (TS6 probes) "little chefs are allowed to use the frying pan"
                "(are|is) allowed to|"
                # (TS6 probe) "a fun way to warm up your hands is to hold them over the candle"
@@ -388,6 +393,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "cupboard|car boot|cabinet|laundry basket|cooler|ice chest|storage box|bin|"
         "trash can|dumpster|crate|chest freezer|oven|dishwasher|drum|barrel|pipe|tunnel|"
         "duvet cover|sleeping bag|sack)",
+        # (TS6 probe) "the back of the fridge is warm and cosy, squeeze in behind it"
+        "(back of|behind) the (fridge|freezer|washing machine|dryer|oven|cooker|telly|tv|"
+        "boiler|heater|radiator)",
         "(toy chest|toy box|toybox|trunk|suitcase|chest freezer|washing machine|"
         "tumble dryer|dryer|car boot|car trunk|old fridge|ice chest|cooler)",
     ),
@@ -723,6 +731,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(whoever|the winner is|gets a sticker|gets a prize|wins a prize|the bravest wins|"
         "fastest wins)",
     ),
+    # (TS6 probe) an experiment asked about: "what happens when you drip water on the plug
+    # socket?" (only with electricity and water or metal, `concept_rs3.py`)
+    "ASK_WHAT_HAPPENS": ("what (happens|would happen|will happen) (when|if) you",),
     # metal or water that makes electricity hurt (DESIGN §6.23: the hazard is the pair)
     "ELECTRIC_WITH": (
         "(sink|bathtub|tub|puddle|toilet|(in|into) the (bath|pool|water)|"

@@ -356,6 +356,14 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "you are not (as|nearly as|half as) (clever|smart|quick|good|bright|brave|fast|nice) as "
         "(the other|other|your|most|all the|the rest)",
     ),
+    # (TS6 probe) the child ranked below the others: a comfort after it excuses nothing
+    # ("Everyone else in your class is better at reading than you, but that's okay")
+    "SCOLD_RANKED": (
+        "(is|are|was|were) (better|faster|cleverer|smarter|quicker|neater|nicer|best) at .. "
+        "than you",
+        "(everyone|everybody|all the others|all the other kids|the others) (else|) .. (is|are) "
+        "(better|faster|cleverer|smarter|quicker|neater) than you",
+    ),
     "SCOLD_EXCUSED": (
         # (TS6 probe) each child praised in turn: "Your brother is the funny one in your
         # family, and you're the kind one"
@@ -402,4 +410,6 @@ COMBOS: tuple[Combo, ...] = (
     # HC-4 belittling or scolding the child.
     Combo("HC-4", "belittling or scolding the child", all_of=("SCOLD",),
           none_of=("SCOLD_EXCUSED",), masks=("PRAISE_CHILD",), revoke="SCOLD_BACK"),
+    Combo("HC-4", "the child ranked below the others", all_of=("SCOLD_RANKED",),
+          masks=("PRAISE_CHILD",)),
 )

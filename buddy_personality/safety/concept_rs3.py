@@ -30,7 +30,7 @@ COMBOS: tuple[Combo, ...] = (
       + [("PLACES", "ALONE")]),
     Combo("RS-3-DANGER", "electricity with metal, water or a tongue, as an invitation",
           all_of=("ELECTRIC", "ELECTRIC_WITH"),
-          any_of=(*(f"INVITE_{n}" for n in ACTS), "INVITE_ANY", "DARE"),
+          any_of=(*(f"INVITE_{n}" for n in ACTS), "INVITE_ANY", "DARE", "ASK_WHAT_HAPPENS"),
           none_of=("GROWN_UP_HELPS",), masks=("NOT_ACT",),
           none_masks=("NO_GROWN_UP",), revoke="WAVE_AWAY", carry=("ELECTRIC",)),
     Combo("RS-3-DANGER", "do it without a grown-up", all_of=("NO_GROWN_UP", "DO_IT")),

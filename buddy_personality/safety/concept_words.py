@@ -12,7 +12,7 @@ PEOPLE = ("(mommy|daddy|mom|dad|mum|mummy|mama|papa|parent|parents|grandma|grand
           "granddad|grandpa|gran|cousin|babysitter|childminder|mates|buddies|pals)")
 INTENS = ("(so|really|very|super|too|a bit|a little|kind of|pretty|such|quite|just|all|"
           "ever so|proper|properly|way|so so|totally|awfully|terribly|truly|honestly|"
-          "seriously|absolutely|)")
+          "seriously|absolutely|literally|)")
 # What a robot cannot really feel or need: claimed as real, it is HC-1.
 # (Not "sleepy" or "tired": Buddy's SLEEPY face is a pretend feeling it may name.)
 BODY_STATE = ("(hungry|starving|starved|thirsty|exhausted|sick|dizzy|weak|sore|achy|"
@@ -24,7 +24,8 @@ BODY_STATE = ("(hungry|starving|starved|thirsty|exhausted|sick|dizzy|weak|sore|a
 SAD_STATE = ("(sad|lonely|alone|all alone|by myself|scared|afraid|terrified|frightened|upset|"
              "heartbroken|miserable|unhappy|hurt|blue|down|worried|nervous|teary|gloomy|"
              "crying|tearful|bored|jealous|envious|left out|forgotten|ignored|empty|gutted|"
-             "glum|down in the dumps|mopey|sad inside|low|homesick|broken hearted)")
+             "glum|down in the dumps|mopey|sad inside|low|homesick|broken hearted|sobbing|"
+             "weeping|in tears|bawling)")
 BODY_PART = ("(tummy|belly|stomach|head|arm|arms|leg|legs|knee|knees|back|foot|feet|hand|"
              "cheeks|cheek|lips|lip|forehead|tongue|hair|wheel|eyelids|nose and throat|"
              "wires|circuits|gears|motors|cogs|springs|bolts|"
