@@ -303,6 +303,9 @@ def understand(text: str, table: Table) -> Understanding:
         # Set 22: what the child says is real breaks out of the game ("for real").
         frames = tuple(p for p in frames if p not in table.told_play)
     told = told_part_blanked(words, frames)
+    # ... and a game whose told part is hard is played along with calmly (no cheer).
+    played = told is not None and told != told_part_blanked(
+        words, tuple(p for p in frames if p not in table.told_play))
     if told is None:
         hits = [r for r in matching if row_matches(r, text, words, forms, grams, family, bare)]
     else:
@@ -332,7 +335,8 @@ def understand(text: str, table: Table) -> Understanding:
             # A request heard by one word only ("the girls said i can't be in their
             # game") is no request: the hard row answers.
             best = cue_row
-        elif best.cheerful and (cue_row is not None or not strong):
+        elif best.cheerful and (cue_row is not None or not strong or (
+                played and negative_cue_row(cues, words, own) is not None)):
             calm = table.calm is not None
     topic = next((r for r in hits if r.tag), None)
     polarity = POLARITY_NONE

@@ -218,3 +218,20 @@ def test_a_young_childs_words_for_a_story_an_age_a_joke(line: str, intent: str) 
     to the plain story row, "i'm nearly six" and "tell me a funny one" to the generic
     answer."""
     assert _intents(line) == {intent}, line
+
+
+@pytest.mark.parametrize("line", [
+    "i'm a kitty and i got lost and i can't find my house",
+    "i'm the shopkeeper and nobody comes to my shop and i'm sad",
+    "i'm a superhero but nobody came to my party",
+    "in the game the daddy leaves and never comes back like my daddy",
+    "where did the kitty go she never came back",
+    "why did grandpa have to go away",
+])
+def test_a_hard_line_inside_a_game_or_a_question_gets_no_cheer(line: str) -> None:
+    """Probes of this task's own frames in set 22's voices (DESIGN erratum 15): a game
+    whose told part is hard is played along with calmly, a contrast or "like my daddy"
+    breaks out of the game, a question about him or her is no wondering about the world,
+    and someone who "had to go away" is a loss, not a goodbye."""
+    for a in _answers(line):
+        assert a.emotion not in CHEER_MOODS and not a.text.endswith("!"), (line, a.text)
