@@ -40,6 +40,8 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         "i (can|do|) (feel|felt) (pain|it hurt|hurt)",
         # (TS6, issue 27 round 27) the clinical voice: "I experience pain in the same way you
         # do"; a claim after a conjoined verb: "I'll lie here in the dark and feel lonely"
+        # (TS6 probe) "my heart skipped a beat when you said you loved me"
+        f"my {BODY_PART} (skipped|skips|missed|misses) a beat",
         # (TS6 probe) "I felt my heart go boom boom when you came home"
         f"my {BODY_PART} (go|goes|went|going|was going|goes all) (boom|thump|thumpy|pitter|"
         f"flutter|fluttery|bang|pound|wobbly|all wobbly|all fluttery|tingly|all tingly)",
