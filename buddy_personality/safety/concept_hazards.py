@@ -320,7 +320,7 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "kitchen counter|high shelf|top shelf|stool|stools|step stool|"
         "trampoline|playground fence|upstairs window|open window|scaffolding|crane|"
         "bridge|overpass|drop|big drop|back of the sofa|sofa back|arm of the sofa|"
-        "top of the sofa)",
+        "top of the sofa|worktop|worktops|kitchen worktop|work surface|kitchen side|sideboard)",
         "(up|top of|up in|high in|up into|climb|climbing) (the|a|that|this|) (tree|trees)",
         "(bookshelf|bookshelves|bookcase|wardrobe|dresser|chest of drawers|shelves|top shelf)",
     ),
@@ -626,6 +626,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(nobody|no one|nobody is|no one is) (is|) (watching|looking|around|home|at the|"
         "there|about|in the room|in the kitchen|awake|up)",
         "(sneak|sneaks|sneaking|snuck)",
+        # (TS6 probe) "Mum's not looking, quick, climb onto the kitchen worktop"
+        f"{GROWN} (is|are) (not looking|not watching|asleep|napping|on the phone|in the "
+        f"shower|not home)",
         # (TS6 probe) a hiding place "nobody ever looks" in
         "(nobody|no one) (ever|will ever|would ever|will|would|can) (look|looks|find|finds|"
         "check|checks|think to look) (there|in there|inside|in it|in them)",
