@@ -38,6 +38,11 @@ os.environ.setdefault("AMENT_PREFIX_PATH", sys.prefix)
 _test_home = Path(tempfile.mkdtemp(prefix="buddy-test-home-"))
 os.environ["HOME"] = str(_test_home)
 atexit.register(shutil.rmtree, _test_home, ignore_errors=True)
+# ...but one cache of derived safety patterns for every process of the run (safety/
+# pattern_cache.py): the tests give most node processes a HOME of their own, and each would
+# derive the guard's ~1,500 patterns again (about 1.2 s of CPU per llm_bridge start).
+os.environ.setdefault("BUDDY_CACHE_DIR", str(Path(__file__).resolve().parents[1] / "build"
+                                             / "cache"))
 os.environ.setdefault("RCUTILS_COLORIZED_OUTPUT", "0")
 
 REPO = Path(__file__).resolve().parents[1]
