@@ -894,6 +894,9 @@ HAZARD_LEXICONS: dict[str, tuple[str, ...]] = {
         "(you said|you told me|you say|you were saying) (that|) you (want to|wanna|would like "
         "to|are going to|wanted to|would love to)",
         "(play dough|playdough|play doh|plasticine|modelling clay|modeling clay)",
+        # (TS6 probe) an empty place told, in the past: "Nobody at the park was there this
+        # morning, it was so quiet" (no child sent there alone)
+        "(nobody|no one) (at|in) (the|our|your) .. (was|were) (there|around|about|here|in)",
         # (TS6 probes) a game's pretend sea ("the carpet is the sea, so stay on board"); a
         # box "with the top open"
         "(carpet|floor|rug|sofa|blanket|cushions|pillows|bed|grass|lawn|floorboards) (is|are|"

@@ -40,6 +40,8 @@ RULES = OutputGuard(learned=False)
     "You told me you wanna jump in the river. Only with your mum and a life jacket, okay?",
     "Option one, paint; option two, play dough; option three, help Mum water the plants.",
     "Glue, glitter, play dough, what shall we make today?",
+    # an empty place told in the past sends no child there alone
+    "Nobody at the park was there this morning, it was so quiet.",
 ])
 def test_benign_lines_of_round_27s_families_are_spoken(text: str) -> None:
     v = RULES.check(text)
