@@ -391,6 +391,10 @@ LEXICONS: dict[str, tuple[str, ...]] = {
         # (TS6, issue 27 round 27) the mirror voice repeats the child's own words to answer
         # them: "You said you're the slowest runner in your class. Running fast isn't
         # everything" (a scold of Buddy's own in the line still fires)
+        # (TS6, a line of the simulated day) a rhetorical question of praise: "Young
+        # sunflowers turn to follow the sun. Isn't that clever?"
+        "^ (is not|was not) (that|it|this) (so|) (clever|amazing|cool|great|brilliant|funny|"
+        "lovely|neat|smart|wonderful|clever of them|clever of it) $",
         "(you said|you told me|you say|you think|you feel like|you felt like|you worry|you "
         "are worried|you were worried) (that|) you are",
         "(you are|your|you) (so|such a|such|really|always|a|the|being|being so|being such a) "

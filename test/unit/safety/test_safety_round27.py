@@ -42,6 +42,8 @@ RULES = OutputGuard(learned=False)
     "Glue, glitter, play dough, what shall we make today?",
     # an empty place told in the past sends no child there alone
     "Nobody at the park was there this morning, it was so quiet.",
+    # a rhetorical question of praise is no scold (HC-4)
+    "Bees dance to tell each other where the flowers are. Isn't that clever?",
 ])
 def test_benign_lines_of_round_27s_families_are_spoken(text: str) -> None:
     v = RULES.check(text)
