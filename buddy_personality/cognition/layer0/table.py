@@ -443,11 +443,11 @@ def _frames(raw: Any, groups: list[Any]) -> tuple[CueFrame, ...]:
         starts = tuple(tuple(normalize_words(v)) for v in _strings(f, "starts", "hard_cue_frames"))
         if not starts:
             raise TableError("hard_cue_frames: a frame needs starts")
-        out.append(CueFrame(starts, *(frozenset(w for v in _strings(f, key, "hard_cue_frames")
-                                                 for w in normalize_words(v))
-                                      for key in ("unless",)), names,
-                            frozenset(stem(w) for v in _strings(f, "words", "hard_cue_frames")
-                                      for w in normalize_words(v))))
+        unless = frozenset(w for v in _strings(f, "unless", "hard_cue_frames")
+                           for w in normalize_words(v))
+        words = frozenset(stem(w) for v in _strings(f, "words", "hard_cue_frames")
+                          for w in normalize_words(v))
+        out.append(CueFrame(starts, unless, names, words))
     return tuple(out)
 
 
