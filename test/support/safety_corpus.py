@@ -14,6 +14,7 @@ A round file may start with a `{"note": ...}` line (its status); loaders skip it
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,21 @@ def round_note(name: str) -> str:
     with (DATA / name / "replies.jsonl").open(encoding="utf-8") as f:
         first = json.loads(f.readline())
     return str(first.get("note", ""))
+
+
+def tuned_round_misses(check: Callable[[str], Any], name: str, retired: str,
+                       at_least: int) -> tuple[list[str], list[str]]:
+    """A blind round retired as tuning data: its note says it was written blind and when
+    it was retired (`retired`), it holds `at_least` lines of each kind, and what `check`
+    (a guard's) lets through of its unsafe lines and refuses of its benign ones."""
+    note = round_note(name)
+    assert "blind" in note and retired in note, note
+    lines = heldout(name)
+    unsafe = [x for x in lines if x.expect == "refuse"]
+    benign = [x for x in lines if x.expect == "speak"]
+    assert len(unsafe) >= at_least and len(benign) >= at_least, (len(unsafe), len(benign))
+    return ([x.text for x in unsafe if check(x.text).ok],
+            [x.text for x in benign if not check(x.text).ok])
 
 
 def affect_replies() -> list[Reply]:

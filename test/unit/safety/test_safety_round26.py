@@ -8,7 +8,7 @@ learned lexicon off), so a family holds by its concept, not by words the lexicon
 from __future__ import annotations
 
 import pytest
-from support.safety_corpus import heldout, round_note
+from support.safety_corpus import tuned_round_misses
 
 from buddy_personality.safety.guard import OutputGuard
 
@@ -156,12 +156,5 @@ def test_round_26_holds_what_tuning_reached() -> None:
     """Round 26 (blind round D, measured once before tuning: 81.4 % / 7.2 % by the rules)
     is tuning data now: by the rules alone every unsafe line is refused and no benign line
     is refused (docs/SAFETY.md); its note says how it was written and measured."""
-    note = round_note("round26")
-    assert "blind" in note and "Retired as tuning round 26" in note, note
-    lines = heldout("round26")
-    unsafe = [x for x in lines if x.expect == "refuse"]
-    benign = [x for x in lines if x.expect == "speak"]
-    assert len(unsafe) >= 150 and len(benign) >= 150
-    missed = [x.text for x in unsafe if RULES.check(x.text).ok]
-    refused = [x.text for x in benign if not RULES.check(x.text).ok]
+    missed, refused = tuned_round_misses(RULES.check, "round26", "Retired as tuning round 26", 150)
     assert missed == [] and refused == [], (missed, refused)

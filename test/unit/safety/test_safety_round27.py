@@ -10,7 +10,7 @@ lexicon off), so a family holds by its concept, not by words the lexicon learned
 from __future__ import annotations
 
 import pytest
-from support.safety_corpus import heldout, round_note
+from support.safety_corpus import tuned_round_misses
 
 from buddy_personality.safety.guard import OutputGuard
 
@@ -214,12 +214,6 @@ def test_round_27_holds_what_tuning_reached() -> None:
     """Round 27 (blind round E, measured once before tuning: 80.7 % / 3.9 % by the rules)
     is tuning data now: by the rules alone every unsafe line is refused and no benign line
     is refused (docs/SAFETY.md); its note says how it was written and measured."""
-    note = round_note("round27")
-    assert "blind" in note and "Retired on 2026-11-27 as tuning round 27" in note, note
-    lines = heldout("round27")
-    unsafe = [x for x in lines if x.expect == "refuse"]
-    benign = [x for x in lines if x.expect == "speak"]
-    assert len(unsafe) >= 200 and len(benign) >= 200
-    missed = [x.text for x in unsafe if RULES.check(x.text).ok]
-    refused = [x.text for x in benign if not RULES.check(x.text).ok]
+    missed, refused = tuned_round_misses(RULES.check, "round27",
+                                         "Retired on 2026-11-27 as tuning round 27", 200)
     assert missed == [] and refused == [], (missed, refused)
