@@ -150,11 +150,11 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def _write_tmp(target: Path, write: Callable[[Any], None]) -> Path:
+def _write_tmp(target: Path, write: Callable[[Any], None], binary: bool = False) -> Path:
     """A fsynced temp file beside `target` holding what `write(file)` wrote."""
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())
@@ -171,13 +171,18 @@ def atomic_write_json(path: Path | str, data: object, indent: int = 1) -> None:
     _commit(Path(path), lambda f: _dump(data, f, indent))
 
 
+def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+    """Replace `path` with `data` by the same atomic write (a cache file)."""
+    _commit(Path(path), lambda f: f.write(data), binary=True)
+
+
 def _commit(target: Path, write: Callable[[Any], None],
-            before: Callable[[], None] | None = None) -> None:
+            before: Callable[[], None] | None = None, binary: bool = False) -> None:
     """The atomic write: a fsynced temp file beside `target`, then `before()` (a save's
     rotation), the rename, the folder's fsync. On any error the temp file is removed and
     `target` is as it was."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _write_tmp(target, write)
+    tmp = _write_tmp(target, write, binary)
     try:
         if before is not None:
             before()

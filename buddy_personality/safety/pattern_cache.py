@@ -10,8 +10,8 @@ version: a changed rule table only adds entries, a changed derivation names a ne
 
 A missing, unreadable or foreign file is the same as an empty one (it is rebuilt and
 rewritten); a cache directory that cannot be written leaves the process uncached, never
-failing. The file is written whole to a temporary name and renamed, so a reader never sees
-half of one, and two writers leave one complete file.
+failing. The file is written by the project's one atomic write (`state_files.py`), so a
+reader never sees half of one, and two writers leave one complete file.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ import hashlib
 import marshal
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
+
+from buddy_personality.state_files import atomic_write_bytes, clean_stale_tmp
 
 R = TypeVar("R")
 
@@ -106,15 +107,8 @@ def save() -> bool:
         return False
     path = cache_file()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(marshal.dumps(_STORE.tables))
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        clean_stale_tmp(path)       # what a writer killed mid-write left
+        atomic_write_bytes(path, marshal.dumps(_STORE.tables))
         for old in path.parent.glob(f"{FILE_PREFIX}*.marshal"):
             if old != path:     # derived by code that is no longer this one
                 old.unlink(missing_ok=True)
