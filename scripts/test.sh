@@ -24,12 +24,11 @@ export RMW_IMPLEMENTATION=rmw_fastrtps_cpp
 export ROS_DOMAIN_ID=$(( 1 + $$ % 100 ))   # the fixtures refine this per test process
 
 # Two workers (pytest-xdist), whole files per worker (module-scoped graphs stay together),
-# taken in test/conftest.py's RUN_ORDER (the longest kinds first),
 # each worker on its own block of ROS domains (test/support/domains.py). Most tests wait
 # on processes and DDS, so two workers fit two cores; BUDDY_TEST_WORKERS=0 runs serially.
 workers=${BUDDY_TEST_WORKERS:-2}
 xdist=()
-if [[ "$workers" != 0 ]]; then xdist=(-n "$workers" --dist loadfile --no-loadscope-reorder); fi
+if [[ "$workers" != 0 ]]; then xdist=(-n "$workers" --dist loadfile); fi
 pytest_cmd=("$venv/bin/python" -m pytest -p no:cacheprovider "${xdist[@]}" "$@")
 
 if [[ $(id -u) -eq 0 ]] && command -v unshare >/dev/null && unshare -n true 2>/dev/null; then

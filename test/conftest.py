@@ -62,34 +62,15 @@ SLOW_UNIT_MODULES: frozenset[str] = frozenset()
 TEST_DIR = Path(__file__).resolve().parent
 
 
-# The order the two xdist workers take files in (scripts/test.sh runs `--dist loadfile
-# --no-loadscope-reorder`): the graph and process tests first, the unit tests last, so
-# that many short unit tests fill both workers at the end. xdist's own order (the files
-# with most tests first) put the one-test files last, and those are the longest: Ctrl-C's
-# five launches and the colcon build were the suite's last minutes, on one worker.
-RUN_ORDER = ("launch", "replay", "faults", "node", "browser")
-
-
-def _rank(rel: str) -> int:
-    top = rel.split("/", 1)[0]
-    if top in RUN_ORDER:
-        return RUN_ORDER.index(top)
-    return len(RUN_ORDER) + (top == "unit")
-
-
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects (pytest's own hook runs after)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    rel_of: dict[int, str] = {}
     for item in items:
         try:
             rel = item.path.resolve().relative_to(TEST_DIR).as_posix()
         except ValueError:
             continue
-        rel_of[id(item)] = rel
         if rel.split("/", 1)[0] in SLOW_DIRS or rel in SLOW_UNIT_MODULES:
             item.add_marker(pytest.mark.slow)
-    # stable: a file's tests keep their order, and files of one folder theirs
-    items.sort(key=lambda item: _rank(rel_of.get(id(item), "")))
 
 
 def _graph_state() -> str:
