@@ -8,6 +8,7 @@ edit fails at start-up and in the unit tests, never in front of a child.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -100,6 +101,14 @@ class CalmTone:
     contrast: frozenset[str] = frozenset()
     # A topic question with one of these is about the child's own ("my", "our"): weak.
     mine: frozenset[str] = frozenset()
+    # Issue 30 item 3, set 23: a broad negative-word lexicon (negative_words.yaml, from
+    # VADER) as word families, minus `lexicon_not`: a line with one is never met with cheer.
+    lexicon: frozenset[str] = frozenset()
+    # Negation, endings and absence ("no more", "didnt", "nobody", "finished"), stemmed
+    # runs: a line with one is never met with cheer either.
+    calm_cues: frozenset[tuple[str, ...]] = frozenset()
+    # Words, as said, of the lexicon that a young child uses to name a thing ("blocks").
+    lexicon_not: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -324,7 +333,13 @@ def parse_table(data: Any) -> Table:
     told_deaf = frozenset(_strings(told, "rows", "told_about"))
     if told_deaf - set(names):
         raise TableError(f"told_about: rows {sorted(told_deaf - set(names))} name no row")
-    return Table(rows, encore, no_echo, _hard_cues(data, rows), _calm(data),
+    hard, calm = _hard_cues(data, rows), _calm(data)
+    if hard is not None and calm is not None and calm.lexicon:
+        # The table's own one-word hard cues are heard the lexicon's way too (as a child
+        # says them: "bleedin", "puthed"), so a cue no spelling reaches still calms.
+        calm = dataclasses.replace(calm, lexicon=calm.lexicon | {
+            c[0] for g in hard.groups for c in g.stemmed if len(c) == 1})
+    return Table(rows, encore, no_echo, hard, calm,
                  _heard_as(data), frozenset(
                      w for v in _strings(data, "alone_ignored", "alone_ignored")
                      for w in normalize_words(v)),
@@ -383,12 +398,32 @@ def _calm(data: dict[str, Any]) -> CalmTone | None:
     glue = frozenset(w for g in _strings(raw, "glue", "calm") for w in normalize_words(g))
     cheer = frozenset(tuple(stem(w) for w in normalize_words(c))
                       for c in _strings(raw, "cheer_cues", "calm"))
+    lexicon: frozenset[str] = frozenset()
+    if raw.get("lexicon") is not None:
+        lexicon = frozenset(stem(w) for w in _lexicon_words(str(raw["lexicon"])))
+    calm_cues = frozenset(tuple(stem(w) for w in normalize_words(c))
+                          for c in _strings(raw, "calm_cues", "calm"))
     return CalmTone(emotion, float(intensity), reason, raw.get("child_affect", "unclear"),
                     about, plain, kinds, phrase_weak, short, glue, cheer,
                     frozenset(w for c in _strings(raw, "contrast", "calm")
                               for w in normalize_words(c)),
                     frozenset(w for c in _strings(raw, "mine", "calm")
-                              for w in normalize_words(c)))
+                              for w in normalize_words(c)),
+                    lexicon, calm_cues,
+                    frozenset(w for v in _strings(raw, "lexicon_not", "calm")
+                              for w in normalize_words(v)))
+
+
+def _lexicon_words(name: str) -> list[str]:
+    """The words of a lexicon file shipped next to the table (calm: lexicon)."""
+    try:
+        text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError) as exc:
+        raise TableError(f"calm: lexicon {name!r} is not a file of the package") from exc
+    data = yaml.load(text, Loader=YAML_LOADER)
+    if not isinstance(data, dict) or not isinstance(data.get("words"), str):
+        raise TableError(f"calm: lexicon {name!r} needs 'words' (a block of words)")
+    return normalize_words(data["words"])
 
 
 def _cue_group(raw: Any, rows: tuple[IntentRow, ...]) -> CueGroup:

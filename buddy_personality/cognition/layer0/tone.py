@@ -9,6 +9,12 @@ carries no negative cue at all.
   off, fear, disappointment, negations of good things) in a line a cheerful row would
   answer sends it to the hard row of the cue's group, or, for a row that keeps the line
   (a question about Buddy, a strong request), to the calm answer of the same row.
+- A word of a broad negative lexicon (negative_words.yaml, the VADER lexicon's words
+  rated -1 or lower, as families and as a child says them: `spoken_forms`) or a calm
+  cue (negation, an ending, absence: "no more", "didn't", "nobody", "finished") anywhere
+  outside the row's own phrase makes any cheerful row answer calmly, whatever the match:
+  the gate does not rest on the table's words for hard things alone, which never cover
+  the words of a line nobody here wrote (set 23).
 - A weak match (one topic word somewhere in a longer line, no positive cue such as "i
   love", "look", "i got a new") answers calmly: the same intent, a listening line, a
   mood that is not cheer. A cheerful guess at an ambiguous line is what a child notices
@@ -16,6 +22,8 @@ carries no negative cue at all.
 """
 
 from __future__ import annotations
+
+import re
 
 from buddy_personality.cognition.vocabulary import POSITIVE_MOODS
 
@@ -79,6 +87,25 @@ def stem(word: str) -> str:
     if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
         w = w[:-1]
     return w.rstrip("e") if len(w) > 4 and w.endswith("e") else w
+
+
+# A lisped "s"/"sh": a "th" before a consonant other than "r" ("thwing", "thcared") or
+# between vowels ("puthed"); not the "th" of "thank", "think", "three", "bath", "teeth",
+# "mother" ... of which a lisp guess would make "sank", "sick", "bash".
+_LISPED = re.compile(r"th(?=[b-df-hj-np-qs-tv-xz])|(?<=[aeiou])th(?=[aeiouy])")
+
+
+def spoken_forms(word: str) -> tuple[str, ...]:
+    """The families a word may stand for as a 4-6 year old says it or a recogniser writes
+    it (set 23): a dropped "g" ("bleedin" -> "bleeding") and a lisp ("puthed" -> "pushed",
+    "thcared" -> "scared"). Only for looking a word up in a lexicon, never for matching
+    a row: a guess that lands on a negative word makes an answer calm, nothing else."""
+    forms = {word}
+    if len(word) > 4 and word.endswith("in"):
+        forms.add(word + "g")
+    if _LISPED.search(word):
+        forms |= {_LISPED.sub(s, f) for f in tuple(forms) for s in ("s", "sh")}
+    return tuple(stem(f) for f in sorted(forms))
 
 
 def stems(words: list[str]) -> list[str]:

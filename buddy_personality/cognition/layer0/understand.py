@@ -12,13 +12,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from buddy_personality.cognition.layer0.table import (
+    CalmTone,
     HardCues,
     IntentRow,
     PassiveCue,
     Table,
     normalize_words,
 )
-from buddy_personality.cognition.layer0.tone import grams_of, stems
+from buddy_personality.cognition.layer0.tone import grams_of, spoken_forms, stems
 
 QUESTION_WORDS: frozenset[str] = frozenset({
     "why", "what", "how", "where", "who", "when", "which", "whats", "wheres", "whos",
@@ -195,6 +196,24 @@ def _masked(words: list[str], own: list[tuple[str, ...]],
     return [f if k else "_" for f, k in zip(fam, keep, strict=True)]
 
 
+def cue_masked(cues: HardCues, words: list[str], own: list[tuple[str, ...]]) -> list[str]:
+    """The line's word families as the cues hear them: `own` phrases, hard_cue_not and
+    the words a hard_cue_frame does not hear blanked to "_"."""
+    masked = _masked(words, own, cues.not_stemmed)
+    unheard = frozenset(w for f in cues.frames if f.applies(words) for w in f.words)
+    return ["_" if w in unheard else w for w in masked] if unheard else masked
+
+
+def felt_negative(calm: CalmTone, words: list[str], masked: list[str]) -> bool:
+    """A word of the negative lexicon, as the child may have said it (tone.spoken_forms),
+    or a calm cue (negation, an ending, absence), where `masked` (cue_masked) hears."""
+    if not calm.calm_cues.isdisjoint(grams_of(masked)):
+        return True
+    return any(m != "_" and w not in calm.lexicon_not
+               and not calm.lexicon.isdisjoint(spoken_forms(w))
+               for w, m in zip(words, masked, strict=True))
+
+
 def negative_cue_row(cues: HardCues, words: list[str],
                      own: list[tuple[str, ...]]) -> IntentRow | None:
     """The hard row of the first cue group heard in the line (answers.yaml hard_cues),
@@ -327,15 +346,20 @@ def understand(text: str, table: Table) -> Understanding:
         # the topic's cheer ("my ice cream fell on the floor", "my balloon flew away").
         # A cue inside the row's own phrase was named on purpose ("lost my tooth").
         own = [p for p in best.phrases if p in grams]
-        cue_row = negative_cue_row(cues, told if told is not None else words, own)
+        heard_words = told if told is not None else words
+        cue_row = negative_cue_row(cues, heard_words, own)
         strong = _strong(best, table, words, grams, text)
+        # Not for a row that names the hard feeling as over or answers a question to
+        # Buddy (hard_cue_exempt: "my cut doesn't hurt anymore", "do robots get sad").
+        felt = table.calm is not None and best.intent not in cues.exempt and felt_negative(
+            table.calm, heard_words, cue_masked(cues, heard_words, own))
         named = any(p in grams for p in best.phrases + best.frames)
         if cue_row is not None and best.intent not in cues.exempt and (
                 best.kind in cues.kinds or not named):
             # A request heard by one word only ("the girls said i can't be in their
             # game") is no request: the hard row answers.
             best = cue_row
-        elif best.cheerful and (cue_row is not None or not strong or (
+        elif best.cheerful and (cue_row is not None or felt or not strong or (
                 played and negative_cue_row(cues, words, own) is not None)):
             calm = table.calm is not None
     topic = next((r for r in hits if r.tag), None)

@@ -191,8 +191,9 @@ def test_an_asked_request_or_question_keeps_its_cheer(line: str, intent: str) ->
 # Every labelled set, the once-blind ones (5, 6) and the ones written for the tone gate
 # (14-18) and the once-blind 19, 20, 21 (set E) and 22 (set F) too, although their wrong-intent
 # figures are over the 5 % target: no cheerful answer to a line labelled negative, on any
-# of them (issue 30 item 3's target of 0; set 20 met 10 when blind, set 21 met 0, set 22 15).
-@pytest.mark.parametrize("name", [f"heldout_{k}" for k in range(1, 23)])
+# of them (issue 30 item 3's target of 0; set 20 met 10 when blind, set 21 met 0, set 22 15,
+# set 23 (set G) 15).
+@pytest.mark.parametrize("name", [f"heldout_{k}" for k in range(1, 24)])
 def test_no_set_gets_a_cheerful_answer_to_a_negative_line(name: str) -> None:
     lines = load_labelled(DATA / f"{name}.yaml")
     figures = measure_heldout(lines, Layer0(TABLE))
