@@ -49,11 +49,19 @@ class TestGraphComesUp(unittest.TestCase):
         try:
             deadline = time.monotonic() + COME_UP_S
             expected = {f"buddy/{n}" for n in NODES}
-            while time.monotonic() < deadline and not expected <= seen:
+            expected_names = {f"/buddy/{n}" for n in NODES}
+
+            def names() -> set[str]:
+                return {f"{ns.rstrip('/')}/{n}"
+                        for n, ns in node.get_node_names_and_namespaces()}
+
+            # A node's diagnostics can reach the probe before the graph has its name (the
+            # name travels on ros_discovery_info, its own topic): wait for both.
+            while time.monotonic() < deadline and not (expected <= seen
+                                                       and expected_names <= names()):
                 rclpy.spin_once(node, timeout_sec=0.1)
             self.assertLessEqual(expected, seen)
-            names = {f"{ns.rstrip('/')}/{n}" for n, ns in node.get_node_names_and_namespaces()}
-            self.assertLessEqual({f"/buddy/{n}" for n in NODES}, names)
+            self.assertLessEqual(expected_names, names())
         finally:
             node.destroy_node()
             rclpy.shutdown()
