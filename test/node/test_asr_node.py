@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.parameter import Parameter
 from std_msgs.msg import Bool
 from support.speech import espeak, needs_espeak, silence, speech_bounds, trim, write_wav
 
 from buddy_msgs.msg import SystemEvent, Utterance
-from buddy_personality.nodes.asr_node import AsrNode
+from buddy_personality.nodes.asr_node import PROBE_TICK_S, AsrNode
+from buddy_personality.nodes.common import qos
 from buddy_personality.speech.ears import FAULT_NAME, SLOW_FAULT_NAME
 from buddy_personality.speech.endpointing import EndpointConfig
 from buddy_personality.tools.fakes.fake_llm_server import closed_port_url
@@ -27,6 +29,13 @@ def start_asr(ros, inbox, url: str, **extra):
               "backoff_initial_s": 0.3, **extra}
     return ros.add(AsrNode(**ros.node_kwargs(parameter_overrides=[
         Parameter(k, value=v) for k, v in params.items()])))
+
+
+def asr_count(diagnostics: list[DiagnosticArray], key: str) -> int:
+    """The asr node's newest diagnostics counter `key` (0 before it is counted)."""
+    last = [s for m in diagnostics for s in m.status if s.name.endswith("asr")]
+    values = {kv.key: kv.value for kv in last[-1].values} if last else {}
+    return int(values.get(key, "0"))
 
 
 def child_line(text: str) -> np.ndarray:
@@ -90,16 +99,18 @@ def test_a_long_turn_is_sent_in_segments_and_answered_once_after_it(ros, tmp_pat
     inbox.mkdir()
     activity = ros.collect(Bool, "speech/activity")
     utterances = ros.collect(Utterance, "speech/utterance")
+    # erratum 22: as long as the behaviour needs, at least three segments (two would not
+    # show a middle one); 2 s segments of two sentences instead of 4 s of three
     sentences = ["I went to the zoo with my grandma and we saw a big elephant",
-                 "then we had ice cream and my brother dropped his on the floor",
-                 "and then a bird came and ate it and everybody laughed a lot"]
+                 "then we had ice cream and my brother dropped his on the floor"]
+    max_turn_s = 2.0
     monologue = np.concatenate([x for s in sentences for x in (trim(espeak(s)),
                                                               silence(0.35))])
     with FakeSttServer(["part one", "part two", "part three", "part four"]) as stt:
-        start_asr(ros, inbox, stt.url, max_turn_s=4.0)
+        start_asr(ros, inbox, stt.url, max_turn_s=max_turn_s)
         write_wav(inbox / "001.wav", np.concatenate([silence(0.3), monologue, silence(0.3)]))
         assert ros.spin_until(lambda: bool(utterances), 40.0)
-        ros.spin_for(1.5)
+        ros.spin_for(1.0)                    # no second answer comes after the one
         turns = stt.turns()
     assert len(turns) >= 3
     assert len(utterances) == 1
@@ -108,20 +119,25 @@ def test_a_long_turn_is_sent_in_segments_and_answered_once_after_it(ros, tmp_pat
     assert sent >= monologue.size / 16000 - 0.4       # nothing of the monologue dropped
     assert [m.data for m in activity] == [True, False]
     # answered after the child stopped: the last request went out after the end of speech
-    assert turns[-1].received_at >= turns[0].received_at + monologue.size / 16000 - 4.0 - 0.5
+    assert turns[-1].received_at >= turns[0].received_at + monologue.size / 16000 \
+        - max_turn_s - 0.5
 
 
 def test_a_slow_server_gets_the_turn_and_the_child_is_told_once(ros, tmp_path) -> None:
     """Issue 31 item 7: a server that takes 25 s per request got no request in 55 s of
     speech. It gets each turn, the turn is answered when the server is done, and the
     child hears once (asr_slow, said by the bridge like asr_unavailable) that Buddy has
-    trouble hearing."""
+    trouble hearing. Erratum 22: the server is slow just past the notice (the notice is
+    looked at every PROBE_TICK_S, so 1 s of margin over both), not 8 s per request; both
+    requests are slow, so "once" is shown over a second slow request."""
+    notice_s = 1.0
+    delay_s = notice_s + PROBE_TICK_S + 1.0
     inbox = tmp_path / "in"
     inbox.mkdir()
     events = ros.collect(SystemEvent, "system/events")
     utterances = ros.collect(Utterance, "speech/utterance")
-    with FakeSttServer(["hello buddy", "can you hear me"], delay_s=8.0) as stt:
-        start_asr(ros, inbox, stt.url, slow_notice_s=2.0)
+    with FakeSttServer(["hello buddy", "can you hear me"], delay_s=delay_s) as stt:
+        start_asr(ros, inbox, stt.url, slow_notice_s=notice_s)
         write_wav(inbox / "001.wav", np.concatenate([child_line("hello buddy"), silence(1.5),
                                                     child_line("can you hear me")]))
         slow = lambda k: [e for e in events if e.kind == k and e.detail == SLOW_FAULT_NAME]  # noqa: E731
@@ -138,13 +154,18 @@ def test_server_down_raises_the_fault_once_then_clears_when_it_answers(ros, tmp_
     inbox = tmp_path / "in"
     inbox.mkdir()
     events = ros.collect(SystemEvent, "system/events")
+    diagnostics = ros.collect(DiagnosticArray, "/diagnostics", qos.DIAGNOSTICS)
     url = closed_port_url()
-    start_asr(ros, inbox, url, attempts=1, connect_timeout_s=0.2)
+    # backoff_max_s: the probe that finds the server back comes within 0.6 s of it
+    start_asr(ros, inbox, url, attempts=1, connect_timeout_s=0.2, backoff_max_s=0.6)
     write_wav(inbox / "001.wav", child_line("hello buddy"))
-    write_wav(inbox / "002.wav", child_line("can you hear me"))
+    # a second turn of its own (a pause longer than end_silence_s: 0.6 s of the two lines'
+    # edges and the gap alone made them one turn, and no second failure was ever seen)
+    write_wav(inbox / "002.wav", np.concatenate([silence(1.0), child_line("can you hear me")]))
     faults = lambda k: [e for e in events if e.kind == k and e.detail == FAULT_NAME]  # noqa: E731
     assert ros.spin_until(lambda: len(faults(SystemEvent.FAULT_RAISED)) == 1, 15.0)
-    ros.spin_for(4.0)                             # the second turn fails too: said once
+    # the second turn fails too (its failure counted): said once
+    assert ros.spin_until(lambda: asr_count(diagnostics, "transcription_failures") >= 2, 15.0)
     assert len(faults(SystemEvent.FAULT_RAISED)) == 1
     port = int(url.rsplit(":", 1)[1].split("/")[0])
     with FakeSttServer(port=port):
