@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from buddy_personality.cognition.layer0.speech import PLACES, place
 from buddy_personality.cognition.layer0.tone import CHEER_MOODS, stem
 from buddy_personality.cognition.vocabulary import CHILD_AFFECTS, MOOD_INTENSITY_CAP, MOOD_SET
 
@@ -77,6 +78,12 @@ class Table:
     # real"): with a run of `told_real`, the frames of `told_play` do not count.
     told_play: frozenset[tuple[str, ...]] = frozenset()
     told_real: tuple[tuple[str, ...], ...] = ()
+    # Set 23 (speech.py): a child's speech sounds, [said, meant] ("w" for "r"), and every
+    # word the table knows, as written and as families, on which a swapped-back word
+    # must land; a word as written here is never swapped.
+    speech: tuple[tuple[re.Pattern[str], str], ...] = ()
+    known: frozenset[str] = frozenset()
+    known_families: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -339,6 +346,7 @@ def parse_table(data: Any) -> Table:
         # says them: "bleedin", "puthed"), so a cue no spelling reaches still calms.
         calm = dataclasses.replace(calm, lexicon=calm.lexicon | {
             c[0] for g in hard.groups for c in g.stemmed if len(c) == 1})
+    known = _known_words(rows, hard, calm, data)
     return Table(rows, encore, no_echo, hard, calm,
                  _heard_as(data), frozenset(
                      w for v in _strings(data, "alone_ignored", "alone_ignored")
@@ -349,7 +357,39 @@ def parse_table(data: Any) -> Table:
                  told_deaf,
                  frozenset(tuple(normalize_words(p))
                            for p in _strings(told, "play", "told_about")),
-                 tuple(tuple(normalize_words(p)) for p in _strings(told, "real", "told_about")))
+                 tuple(tuple(normalize_words(p)) for p in _strings(told, "real", "told_about")),
+                 _speech(data), known, frozenset(stem(w) for w in known))
+
+
+def _speech(data: dict[str, Any]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    raw = data.get("child_speech", [])
+    if not isinstance(raw, list) or not all(
+            isinstance(p, list) and len(p) == 3 and all(
+                isinstance(x, str) and x.isalpha() and x.islower() for x in p[:2])
+            and p[2] in PLACES for p in raw):
+        raise TableError(f"child_speech must be a list of [said, meant, place], a place one "
+                         f"of {sorted(PLACES)}")
+    return tuple((place(p[0], p[2]), p[1]) for p in raw)
+
+
+def _known_words(rows: tuple[IntentRow, ...], hard: HardCues | None, calm: CalmTone | None,
+                 data: dict[str, Any]) -> frozenset[str]:
+    """Every word the table matches on (rows, cues, calm words, heard_as), as written."""
+    words: set[str] = set()
+    for r in rows:
+        words |= r.words | r.with_words
+        for run in (*r.phrases, *r.frames, *r.alone):
+            words.update(run)
+    if hard is not None:
+        for g in hard.groups:
+            words |= g.words
+            for run in g.phrases:
+                words.update(run)
+    if calm is not None:
+        words |= calm.glue | calm.contrast | calm.mine
+    for v in data.get("heard_as", {}).values():
+        words.update(normalize_words(str(v)))
+    return frozenset(words)
 
 
 def _heard_as(data: dict[str, Any]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:

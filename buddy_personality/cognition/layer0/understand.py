@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from buddy_personality.cognition.layer0.speech import as_meant
 from buddy_personality.cognition.layer0.table import (
     CalmTone,
     HardCues,
@@ -311,7 +312,8 @@ def told_part_blanked(words: list[str], told_about: tuple[tuple[str, ...], ...],
 
 def understand(text: str, table: Table) -> Understanding:
     rows = table.rows
-    words = heard(normalize_words(text), table.heard_as)
+    words = as_meant(heard(normalize_words(text), table.heard_as), table.speech, table.known,
+                     table.known_families)
     forms = {v for w in words for v in _variants(w)} | set(stems(words))
     matching = [r for r in rows if r.kind != "fallback" or r.question]
     grams = _ngrams(words)
