@@ -6,7 +6,10 @@ exits 1 and names the parameter and the first output that diverged.
 
 One recording serves every test here: recording a live session is the expensive part
 (a graph start, ten lines, the bag's close), and the suite's budget (DESIGN erratum 22)
-has no room for a second one that checks the same recorder."""
+has no room for a second one that checks the same recorder. The ten lines come from three
+`buddy say` processes (a scripted session types several lines, each once Buddy listens
+again), the first of them a one-line writer that joins and leaves: the shape that lost
+lines from the bag (issue 30 item 4)."""
 
 from __future__ import annotations
 
@@ -49,6 +52,14 @@ BUDDY = Path(sys.prefix) / "bin" / "buddy"
 LINES = ["hey buddy, hello", "what is your name", "i like dinosaurs", "do you like cats",
          "tell me a joke", "what do you eat", "my brother took my toy", "i'm sad",
          "can we play a game", "bye buddy"]
+# how the lines are typed: one `buddy say` per slice, as arguments or from stdin
+TYPED = (("args", slice(0, 1)), ("args", slice(1, 6)), ("stdin", slice(6, None)))
+# Buddy's speech estimate (llm_bridge speech_rate_wps, default 2.5 words/s) at a fast
+# talker's pace: a scripted session says each line once Buddy listens again, and at the
+# default the session is ~40 s of waiting on an estimate no test here checks. The bag
+# records every node's parameters, and the replay builds its graph with them.
+SPEECH_RATE_WPS = 10.0
+ROBOT_YAML = Path(__file__).resolve().parents[2] / "config" / "robot.yaml"
 
 
 def _buddy(*args: str) -> subprocess.Popen[str]:
@@ -91,8 +102,11 @@ def _record_session(ros: RosHarness, tmp: Path) -> Path:
     try:
         assert rec.stderr is not None
         assert "recording" in rec.stderr.readline()
+        params = yaml.safe_load(ROBOT_YAML.read_text())
+        params["/**/llm_bridge"]["ros__parameters"]["speech_rate_wps"] = SPEECH_RATE_WPS
+        (tmp / "robot.yaml").write_text(yaml.safe_dump(params))
         run = _buddy("run", "--headless", "--no-dashboard", "--duration", "600",
-                     "--state-dir", str(tmp / "state"))
+                     "--state-dir", str(tmp / "state"), "--params", str(tmp / "robot.yaml"))
         assert ros.spin_until(lambda: ros.probe.count_publishers("/buddy/tts/say") >= 1
                               and phases, 90.0), "buddy run did not come up"
 
@@ -101,11 +115,15 @@ def _record_session(ros: RosHarness, tmp: Path) -> Path:
             return any(s.node_name == "buddy_recorder" for s in subs)
 
         assert ros.spin_until(recorder_listens, 60.0), "the recorder never subscribed"
-        for line in LINES:
-            res = subprocess.run([str(BUDDY), "say", "-v", line], capture_output=True,
-                                 text=True, timeout=60, env=dict(os.environ), check=False)
+        for how, part in TYPED:
+            lines = LINES[part]
+            stdin = "\n".join(lines) + "\n" if how == "stdin" else None
+            res = subprocess.run([str(BUDDY), "say", "-v",
+                                  *(["--file", "-"] if stdin else lines)],
+                                 input=stdin, capture_output=True, text=True,
+                                 timeout=60 * len(lines), env=dict(os.environ), check=False)
             assert res.returncode == 0, res.stdout + res.stderr
-            assert "buddy [" in res.stdout, res.stdout  # Buddy answered this line
+            assert answered_lines(res.stdout) == lines, res.stdout  # Buddy answered each
         _stop(run)   # the graph ends before the recording: its last outputs are in
         rec.send_signal(signal.SIGINT)
         assert rec.wait(timeout=60) == 0   # it writes and closes the bag: seen over 20 s at load 5
@@ -116,6 +134,18 @@ def _record_session(ros: RosHarness, tmp: Path) -> Path:
         subprocess.run(["cp", "-r", str(out), os.environ["BUDDY_KEEP_LIVE_BAG"]],
                        check=False)
     return out
+
+
+def answered_lines(out: str) -> list[str]:
+    """The child's lines in `buddy say`'s output that Buddy answered: each 'child: ...'
+    followed by at least one 'buddy [mood]: ...' before the next child line."""
+    said: list[tuple[str, int]] = []
+    for row in out.splitlines():
+        if row.startswith("child: "):
+            said.append((row.removeprefix("child: "), 0))
+        elif row.startswith("buddy [") and said:
+            said[-1] = (said[-1][0], said[-1][1] + 1)
+    return [line for line, replies in said if replies]
 
 
 def _replay(bag: Path, *args: str) -> tuple[int, dict]:

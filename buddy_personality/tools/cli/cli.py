@@ -4,8 +4,8 @@
               [--speak [--tts espeak|server|none]] [--listen --stt-url URL]
     buddy run --demo [--out DIR] [--seed N]
                               a scripted morning in sim time: a bag and a report
-    buddy say "TEXT" | --button [TEXT]
-                              speak a line (or press the talk button) into a running graph
+    buddy say "TEXT" ["TEXT" ...] | --file FILE | --button [TEXT]
+                              speak lines (or press the talk button) into a running graph
     buddy face-sim            a simulated face board on a pseudo-terminal
     buddy eval BAG | --simulate-day [--seed N] [--json] [--plot FILE.png]
                               spec 002 Appendix A.2 success indicators
@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="--demo: output directory (default buddy_demo_<date>_<time>)")
     run.add_argument("--seed", type=int, default=1, help="--demo: scenario seed")
     run.set_defaults(func=_run)
-    sub.add_parser("say", help="speak a line or press the talk button in a running graph",
+    sub.add_parser("say", help="speak lines or press the talk button in a running graph",
                    add_help=False)
     sub.add_parser("face-sim", help="simulated face board on a pseudo-terminal",
                    add_help=False)

@@ -1,8 +1,19 @@
-"""`buddy say`: speak one line (or press the talk button) into a running Buddy graph.
+"""`buddy say`: speak lines (or press the talk button) into a running Buddy graph.
 
     buddy say "hey buddy, tell me a joke"     one utterance, then print Buddy's reply
+    buddy say "hey buddy" "i like cats" "bye buddy"
+                                              a scripted session: each line said once
+                                              Buddy has answered the one before and
+                                              listens again
+    buddy say --file lines.txt                the same, one line per line of the file
+                                              ('-': standard input; blank lines and
+                                              lines starting with '#' are skipped)
     buddy say --button                        press and release the push-to-talk button
     buddy say --button "what do whales eat"   press, say the line, release (PTT session)
+
+Each argument is one line (quote it). A scripted session finds the graph once and stays
+on it once, so ten lines take about as long as Buddy's ten answers, not ten start-ups;
+it stops at the first line Buddy does not answer in time (exit 3).
 
 For a headless run (`buddy run --headless`, `ros2 launch ...`) or a recording (`buddy
 record`): the line goes to `speech/utterance` exactly as the speech recogniser would
@@ -14,8 +25,9 @@ The graph is looked for `--discovery` seconds (15; DDS discovery is slow on a lo
 machine), and `buddy say` stays at least SETTLE_S (6 s) on the graph, so a `buddy record`
 it discovers late still gets the line (`-v` says which readers it matched).
 
-Exit status: 0 sent (and, unless --no-wait, Buddy answered or the line was not for
-Buddy), 1 no running graph was found, 2 a usage error, 3 sent but no answer in time.
+Exit status: 0 sent (and, unless --no-wait, Buddy answered every line that was for
+Buddy), 1 no running graph was found, 2 a usage error, 3 a line sent but no answer in
+time (the lines after it are not said).
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from buddy_personality.dds_confinement import confine_dds
@@ -62,12 +75,18 @@ def build_parser() -> argparse.ArgumentParser:
                f"('{WAKE_PHRASE}') unless a conversation is already running (PE-5); "
                "--button starts one without it.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("text", nargs="?", default="", help="what the child says")
+    ap.add_argument("text", nargs="*", default=[],
+                    help="what the child says: one argument per line, each said once "
+                         "Buddy has answered the one before and listens again")
+    ap.add_argument("--file", metavar="PATH", default=None,
+                    help="read the lines from PATH ('-' for standard input), one a line; "
+                         "blank lines and lines starting with '#' are skipped")
     ap.add_argument("--button", action="store_true",
-                    help="press the push-to-talk button (and release it after TEXT)")
-    ap.add_argument("--no-wait", action="store_true", help="do not wait for Buddy's reply")
+                    help="press the push-to-talk button (and release it after the first line)")
+    ap.add_argument("--no-wait", action="store_true",
+                    help="do not wait for Buddy's reply (one line only)")
     ap.add_argument("--wait", type=argtypes.seconds, default=DEFAULT_WAIT_S,
-                    help=f"seconds to wait for the reply (default {DEFAULT_WAIT_S:.0f})")
+                    help=f"seconds to wait for each reply (default {DEFAULT_WAIT_S:.0f})")
     ap.add_argument("--discovery", type=argtypes.seconds, default=DISCOVERY_S,
                     help="seconds to look for a running graph before exit 1 (default "
                          f"{DISCOVERY_S:.0f}: discovery is slow on a loaded machine)")
@@ -76,6 +95,53 @@ def build_parser() -> argparse.ArgumentParser:
                     help="say on stderr which readers were matched when the line was "
                          "sent and when buddy say left")
     return ap
+
+
+def script_lines(args: Sequence[str], file_text: str | None) -> list[str]:
+    """The lines to say, in order: each argument is one line; a file's lines, blank ones
+    and '#' comments skipped. Whitespace inside a line is collapsed, as a recogniser's
+    final text has it."""
+    raw = list(args) if file_text is None else [
+        line for line in file_text.splitlines() if not line.lstrip().startswith("#")]
+    return [text for text in (" ".join(line.split()) for line in raw) if text]
+
+
+def read_script(path: str) -> str:
+    """The text of --file PATH ('-': standard input). Raises OSError/UnicodeDecodeError."""
+    if path == "-":
+        return sys.stdin.read()
+    return Path(path).expanduser().read_text(encoding="utf-8")
+
+
+def listening_for(phase: int | None, text: str, button: bool) -> bool:
+    """Whether Buddy acts on `text` said now (PE-5): in a conversation, with the wake
+    phrase, or with the talk button held."""
+    idle = phase is None or phase in (Phase.IDLE, Phase.DONE)
+    return not idle or button or starts_with_wake(text)
+
+
+def answered(new_replies: int, phase: int | None) -> bool:
+    """The reply to a line is in: a line was said since it was sent and Buddy is no longer
+    thinking. A turn that runs past its deadline says a filler first (the bridge keeps
+    THINKING until the answer); a line sent then would be dropped as 'while thinking'."""
+    return new_replies > 0 and phase != Phase.THINKING
+
+
+# Buddy has reacted to a line (it speaks, or the line ended the session) ...
+REACTED = frozenset({Phase.SPEAKING, Phase.DONE})
+# ... and listens again: the next line of a scripted session may come.
+LISTENS = frozenset({Phase.LISTENING, Phase.IDLE, Phase.DONE})
+# A line never lasts a minute (the bridge's own bound on SPEAKING, bridge_session.VOICE_HOLD_S).
+LISTEN_AGAIN_S = 60.0
+
+
+def listens_again(phases_since_line: Sequence[int]) -> bool:
+    """A child waits for Buddy's answer to end before the next line (and the cognition
+    gate does not answer a line within its cooldown of the last answer, spec 003 §3.4.3):
+    since the line, Buddy reacted, and the newest phase is listening (or the session
+    ended). A phase read before Buddy reacted is no proof: it may predate the line."""
+    return (any(p in REACTED for p in phases_since_line)
+            and phases_since_line[-1] in LISTENS)
 
 
 def starts_with_wake(text: str, wake_phrase: str = WAKE_PHRASE) -> bool:
@@ -137,19 +203,41 @@ def linger(spin: Callable[[float], None], clock: Callable[[], float], joined: fl
     return [w.topic_name for w in writers if not w.wait_for_all_acked(ack_timeout)]
 
 
-def latched(profile: Any) -> Any:
+def deeper(profile: Any, depth: int) -> Any:
+    """`profile` keeping `depth` messages (matching is unchanged: depth is not part of it)."""
+    from rclpy.qos import QoSProfile  # noqa: PLC0415
+
+    return QoSProfile(history=profile.history, depth=max(profile.depth, depth),
+                      reliability=profile.reliability, durability=profile.durability)
+
+
+def latched(profile: Any, lines: int = 1) -> Any:
+    """`profile`, transient-local, keeping at least `lines` messages: a reader matched late
+    gets every line of a scripted session as history, not only the newest ones."""
     from rclpy.qos import DurabilityPolicy, QoSProfile  # noqa: PLC0415
 
-    return QoSProfile(history=profile.history, depth=profile.depth,
+    return QoSProfile(history=profile.history, depth=max(profile.depth, lines),
                       reliability=profile.reliability,
                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
 def main(argv: list[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
-    text = " ".join(ns.text.split())
-    if not text and not ns.button:
+    if ns.file is not None and ns.text:
+        print("buddy say: give the lines as arguments or with --file, not both",
+              file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        lines = script_lines(ns.text, None if ns.file is None else read_script(ns.file))
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"buddy say: cannot read --file {ns.file}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if not lines and not ns.button:
         print("buddy say: give a line to say, or --button", file=sys.stderr)
+        return EXIT_USAGE
+    if ns.no_wait and len(lines) > 1:
+        print("buddy say: --no-wait says one line (a scripted session waits for each "
+              "reply before the next line)", file=sys.stderr)
         return EXIT_USAGE
     confine_dds()
     import rclpy  # noqa: PLC0415 - after confine_dds: rmw reads the environment at init
@@ -168,18 +256,20 @@ def main(argv: list[str] | None = None) -> int:
         # Transient-local (history kept while this process lives): a reader that matches
         # this short-lived writer only after the line was written still gets it if it
         # asks for history (`buddy record` does, record.LATCHED_INPUTS); the graph's
-        # volatile readers match it as before.
+        # volatile readers match it as before. The history holds every line of the session.
         speech = node.create_publisher(Utterance, "speech/utterance",
-                                       latched(qos.of("speech/utterance")))
+                                       latched(qos.of("speech/utterance"), len(lines)))
         button = node.create_publisher(ButtonEvent, "face/button", latched(qos.of("face/button")))
         replies: list[Any] = []
         phases: list[int] = []
         node.create_subscription(Say, "tts/say", replies.append, qos.of("tts/say"))
+        # every phase, not only the newest (the topic's latched depth is 1): SPEAKING may
+        # last half a second between two spins on a loaded machine
         node.create_subscription(ConversationPhase, "conversation/phase",
                                  lambda m: phases.append(int(m.phase)),
-                                 qos.of("conversation/phase"))
+                                 deeper(qos.of("conversation/phase"), 10))
         used = ([(button, "face/button")] if ns.button else []) + \
-            ([(speech, "speech/utterance")] if text else [])
+            ([(speech, "speech/utterance")] if lines else [])
         if not _spin_until(node, lambda: all(_all_readers_matched(node, p, ns.namespace, t)
                                              for p, t in used)
                            and node.count_publishers(f"{ns.namespace}/tts/say") > 0,
@@ -195,27 +285,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"buddy say: found the graph, {describe_readers(node, used, joined)}",
                   file=sys.stderr)
         _spin_until(node, lambda: bool(phases), 1.0)   # the latched phase, if any
-        idle = not phases or phases[-1] in (Phase.IDLE, Phase.DONE)
+
+        def phase() -> int | None:
+            return phases[-1] if phases else None
 
         def stamp(msg: Any) -> Any:
             msg.header.stamp = node.get_clock().now().to_msg()
             return msg
 
-        if ns.button:
+        def press(event_type: int, state: int) -> None:
             button.publish(stamp(ButtonEvent(button_id=ButtonEvent.BUTTON_PTT,
-                                             event_type=ButtonEvent.PRESS, state=1)))
-            print("buddy say: talk button pressed")
-        if text:
-            if idle and not ns.button and not starts_with_wake(text):
-                print(f"buddy say: note: Buddy is not in a conversation and the line does "
-                      f"not start with '{WAKE_PHRASE}', so Buddy will not answer (PE-5)",
-                      file=sys.stderr)
-            speech.publish(stamp(Utterance(text=text, session_id="", is_final=True,
-                                           confidence=1.0)))
-            print(f"child: {text}")
-        if ns.button:
-            button.publish(stamp(ButtonEvent(button_id=ButtonEvent.BUTTON_PTT,
-                                             event_type=ButtonEvent.RELEASE, state=0)))
+                                             event_type=event_type, state=state)))
 
         def delivered(code: int) -> int:
             for topic in linger(lambda dt: rclpy.spin_once(node, timeout_sec=dt),
@@ -228,14 +308,41 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
             return code
 
-        if ns.no_wait or not text or (idle and not ns.button and not starts_with_wake(text)):
-            return delivered(EXIT_OK)
-        if not _spin_until(node, lambda: bool(replies), ns.wait):
-            print(f"buddy say: no reply within {ns.wait:.0f} s", file=sys.stderr)
-            return delivered(EXIT_NO_ANSWER)
-        _spin_until(node, lambda: False, 0.3)   # a closing line may follow at once
-        for r in replies:
-            print(f"buddy [{r.emotion}]: {r.text}")
+        if ns.button:
+            press(ButtonEvent.PRESS, 1)
+            print("buddy say: talk button pressed")
+            if not lines:
+                press(ButtonEvent.RELEASE, 0)
+        for n, text in enumerate(lines):
+            held = ns.button and n == 0   # the button is held over the first line only
+            heard = listening_for(phase(), text, held)
+            if not heard:
+                print(f"buddy say: note: Buddy is not in a conversation and the line does "
+                      f"not start with '{WAKE_PHRASE}', so Buddy will not answer (PE-5)",
+                      file=sys.stderr)
+            mark = len(replies)
+            speech.publish(stamp(Utterance(text=text, session_id="", is_final=True,
+                                           confidence=1.0)))
+            print(f"child: {text}", flush=True)
+            if held:
+                press(ButtonEvent.RELEASE, 0)
+            if ns.no_wait or not heard:
+                continue
+            since = len(phases)
+            left = len(lines) - n - 1
+            if not _spin_until(node, lambda mark=mark: answered(len(replies) - mark, phase()),
+                               ns.wait):
+                print(f"buddy say: no reply within {ns.wait:.0f} s"
+                      + (f"; {left} more line(s) not said" if left else ""), file=sys.stderr)
+                return delivered(EXIT_NO_ANSWER)
+            _spin_until(node, lambda: False, 0.3)   # a closing line may follow at once
+            for r in replies[mark:]:
+                print(f"buddy [{r.emotion}]: {r.text}", flush=True)
+            if left and not _spin_until(node, lambda since=since: listens_again(phases[since:]),
+                                        LISTEN_AGAIN_S):
+                print(f"buddy say: Buddy did not listen again within {LISTEN_AGAIN_S:.0f} s; "
+                      f"{left} more line(s) not said", file=sys.stderr)
+                return delivered(EXIT_NO_ANSWER)
         return delivered(EXIT_OK)
     except KeyboardInterrupt:
         return EXIT_OK
