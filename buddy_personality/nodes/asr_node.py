@@ -395,6 +395,7 @@ class AsrNode(InboundChecks, ClosesOwnResources, Node):
             values["echo_canceller_frames"] = self._aec.frames
             values["echo_canceller_cpu_s"] = f"{self._aec.cpu_s:.3f}"
             values["echo_delay_ms"] = f"{1000 * self._aec.delay_s:.0f}"
+            values["echo_path_moved_frames"] = self._aec.path_moved_frames
         values.update(sorted(self._counts.items()))
         values.update(self.inbound_rejections().as_values())   # DESIGN §5 bad input
         if self._last_latency_s is not None:

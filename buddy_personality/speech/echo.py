@@ -85,6 +85,7 @@ class EchoCanceller(Protocol):
     delay_s: float          # the echo's measured delay against the stamps (software)
     echo_like: bool         # the last frame is what is left of Buddy's voice (software)
     unreferenced: bool      # the last frame passed with no played audio to cancel (software)
+    path_moved_frames: int  # Buddy's frames found off the delay's line (software, issue 28)
 
     def process(self, at: float, frame: np.ndarray) -> np.ndarray: ...
 
@@ -103,6 +104,7 @@ class ServerCanceller:
         self.delay_s = 0.0
         self.echo_like = False
         self.unreferenced = False
+        self.path_moved_frames = 0
 
     def process(self, at: float, frame: np.ndarray) -> np.ndarray:
         del at
@@ -229,6 +231,7 @@ class SpeexCanceller:
         self.outliers = 0             # measures set aside (diagnostics)
         self.echo_like = False        # the last frame still follows the reference
         self.unreferenced = False     # the last frame had no played audio near it
+        self.path_moved_frames = 0    # Buddy's, found beyond the line (diagnostics)
         self.alignments = 0
         self._mic: deque[tuple[float, np.ndarray]] = deque()
         self._clock = SampleClock(SAMPLE_RATE)   # the capture stream's time line
@@ -282,23 +285,33 @@ class SpeexCanceller:
         # ... nor while the line is in doubt (a measure off it: the room's path jumped)
         lag_s = COHERENCE_LAG_S if self.alignments and not self._pending \
             else COHERENCE_SEARCH_S
-        lag = round(lag_s * SAMPLE_RATE)
-        ref = self.track.window(at - self.delay_s - lag_s,
-                                out.size + 2 * lag).astype(np.float32)
+        ref = self._reference_near(at, out.size, lag_s)
         if not np.any(ref):
             return False                     # nothing of Buddy's near this frame
         if e_out * 10 ** (RESIDUAL_ECHO_DB / 10) < e_in:
             return True
-        win = np.convolve(ref * ref, np.ones(out.size, np.float32), mode="valid")
-        for x, bar in ((out, COHERENCE_ECHO), (mic, COHERENCE_MIC)):
-            xf = x.astype(np.float32)
-            ex = float(np.dot(xf, xf))
-            if ex <= 0.0:
-                continue
-            corr = np.correlate(ref, xf, mode="valid")       # 2 * lag + 1 shifts
-            if float(np.max(np.abs(corr) / np.sqrt(ex * np.maximum(win, 1e-9)))) >= bar:
-                return True
+        if _follows(ref, out, COHERENCE_ECHO) or _follows(ref, mic, COHERENCE_MIC):
+            return True
+        if lag_s >= COHERENCE_SEARCH_S:
+            return False
+        # The echo's path can jump further than the line is looked for (issue 28: under
+        # load the room's loopback underran and the echo came at 58, then 73 ms instead
+        # of 32.8, a second into a line; the filter did not take it out yet and six frames
+        # in a row of Buddy's story were a barge-in). A microphone nearly all Buddy's voice
+        # is Buddy's at any lag within COHERENCE_SEARCH_S. The microphone only: a child
+        # over Buddy keeps it under COHERENCE_MIC at every lag, as at the line's. Looked
+        # at only for a frame that would otherwise be the child's evidence.
+        if _follows(self._reference_near(at, out.size, COHERENCE_SEARCH_S), mic,
+                    COHERENCE_MIC):
+            self.path_moved_frames += 1
+            return True
         return False
+
+    def _reference_near(self, at: float, n: int, lag_s: float) -> np.ndarray:
+        """What was played around the echo of a frame of n samples captured at `at`:
+        from `lag_s` before its delay on the line to `lag_s` after."""
+        lag = round(lag_s * SAMPLE_RATE)
+        return self.track.window(at - self.delay_s - lag_s, n + 2 * lag).astype(np.float32)
 
     def _delay_at(self, at: float) -> float:
         return self._fit_delay + self._slope * (at - self._fit_at)
@@ -401,6 +414,18 @@ class SpeexCanceller:
         if self._handle:
             self._lib.AecDestroy(self._handle)
             self._handle = None
+
+
+def _follows(ref: np.ndarray, x: np.ndarray, bar: float) -> bool:
+    """Whether `x` is at least `bar` correlated (normalised) with `ref` at one of the
+    ref.size - x.size + 1 shifts."""
+    xf = x.astype(np.float32)
+    ex = float(np.dot(xf, xf))
+    if ex <= 0.0:
+        return False
+    win = np.convolve(ref * ref, np.ones(xf.size, np.float32), mode="valid")
+    corr = np.correlate(ref, xf, mode="valid")
+    return float(np.max(np.abs(corr) / np.sqrt(ex * np.maximum(win, 1e-9)))) >= bar
 
 
 def make_canceller(mode: str) -> EchoCanceller:
