@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from buddy_personality.cognition.layer0.body import BodyFrame, parse_body
 from buddy_personality.cognition.layer0.speech import PLACES, place
 from buddy_personality.cognition.layer0.tone import CHEER_MOODS, stem
 from buddy_personality.cognition.vocabulary import CHILD_AFFECTS, MOOD_INTENSITY_CAP, MOOD_SET
@@ -218,6 +219,8 @@ class IntentRow:
     # may be answered by more rows than one when its lines mean different things ("moving":
     # moving about, moving house), each row with answers that answer its own lines.
     name: str = ""
+    # Set 23 (body.py): a body feeling told without an illness name ("my ear is loud").
+    body: BodyFrame | None = None
 
     @property
     def cheerful(self) -> bool:
@@ -278,7 +281,11 @@ def _row(raw: Any, order: int) -> IntentRow:
         w for v in _strings(raw, "with", where) for w in normalize_words(v))
     question = bool(raw.get("question", False))
     alone = tuple(tuple(normalize_words(p)) for p in _strings(raw, "alone", where))
-    if kind != "fallback" and not (words or phrases or frames or alone):
+    try:
+        body = parse_body(raw.get("body"), normalize_words)
+    except ValueError as exc:
+        raise TableError(f"{where}: {exc}") from exc
+    if kind != "fallback" and not (words or phrases or frames or alone or body):
         raise TableError(f"{where}: a row that is not a fallback needs words or phrases")
     answers = tuple(" ".join(a.split()) for a in _strings(raw, "answers", where))
     again = bool(raw.get("again", False))
@@ -308,6 +315,7 @@ def _row(raw: Any, order: int) -> IntentRow:
                          for p in _strings(raw, "not_within", where)),
         alone=alone,
         name=str(raw.get("row", raw["intent"])),
+        body=body,
         # Only rows about something hard hear a phrase by word family: a collision there
         # ("kicks me" / "keeps kicking me") errs towards a gentle answer, elsewhere it
         # would not ("my names" / "my name").

@@ -156,6 +156,8 @@ def row_matches(row: IntentRow, text: str, words: list[str], forms: set[str],
         return True
     if family_grams is not None and not row.phrase_stems.isdisjoint(family_grams):
         return True
+    if row.body is not None and row.body.hears(seq):
+        return True
     return any((p in grams) if len(p) <= 6 else _contains(seq, p) for p in row.phrases)
 
 
