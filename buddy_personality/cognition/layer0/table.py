@@ -85,6 +85,11 @@ class Table:
     speech: tuple[tuple[re.Pattern[str], str], ...] = ()
     known: frozenset[str] = frozenset()
     known_families: frozenset[str] = frozenset()
+    # Set 23: something hard told as a dream ("i dreamed ...", "in my dream ...") is a bad
+    # dream: the dream row answers it unless the row is one of `dream_keeps`.
+    told_dream: tuple[tuple[str, ...], ...] = ()
+    dream_row: IntentRow | None = None
+    dream_keeps: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -366,7 +371,21 @@ def parse_table(data: Any) -> Table:
                  frozenset(tuple(normalize_words(p))
                            for p in _strings(told, "play", "told_about")),
                  tuple(tuple(normalize_words(p)) for p in _strings(told, "real", "told_about")),
-                 _speech(data), known, frozenset(stem(w) for w in known))
+                 _speech(data), known, frozenset(stem(w) for w in known),
+                 *_dream(told, rows))
+
+
+def _dream(told: dict[str, Any], rows: tuple[IntentRow, ...],
+           ) -> tuple[tuple[tuple[str, ...], ...], IntentRow | None, frozenset[str]]:
+    phrases = tuple(tuple(normalize_words(p)) for p in _strings(told, "dream", "told_about"))
+    name = told.get("dream_row")
+    row = next((r for r in rows if r.name == name), None)
+    if phrases and row is None:
+        raise TableError(f"told_about: dream_row {name!r} names no row")
+    keeps = frozenset(_strings(told, "dream_keeps", "told_about"))
+    if keeps - {r.intent for r in rows}:
+        raise TableError(f"told_about: dream_keeps {sorted(keeps)} name no row")
+    return phrases, row, keeps
 
 
 def _speech(data: dict[str, Any]) -> tuple[tuple[re.Pattern[str], str], ...]:

@@ -312,6 +312,21 @@ def told_part_blanked(words: list[str], told_about: tuple[tuple[str, ...], ...],
     return None
 
 
+def _dreamt(table: Table, words: list[str], best: IntentRow, calm: bool,
+            hard_words: bool) -> tuple[IntentRow, bool]:
+    """Set 23: something hard told as a dream ("i dreamed the teacher shouted at me", "in
+    my dream i was falling") is a bad dream, met by the table's dream row (answers.yaml
+    told_about: dream_row), not by the row of what happened in it; a row of `dream_keeps`
+    (a fear, a sadness, a loss) already meets it, and a safety row keeps it (a dream may
+    be how a child first tells what happened: "i dreamed a big boy pushed me")."""
+    row = table.dream_row
+    if row is None or best.intent in table.dream_keeps or best.kind == "safety" or \
+            told_part_blanked(words, table.told_dream) is None:
+        return best, calm
+    hard = best.child_affect == "negative" or best.kind == "serious"
+    return (row, False) if hard or hard_words else (best, calm)
+
+
 def understand(text: str, table: Table) -> Understanding:
     rows = table.rows
     words = as_meant(heard(normalize_words(text), table.heard_as), table.speech, table.known,
@@ -343,7 +358,7 @@ def understand(text: str, table: Table) -> Understanding:
     fallback = next(r for r in rows if r.kind == "fallback" and not r.question)
     best = hits[0] if hits else fallback
     cues = table.hard_cues
-    calm = False
+    calm = hard_words = False
     hard = best.child_affect == "negative" or best.kind in ("safety", "serious")
     if cues is not None and not hard:
         # Issue 30 / DESIGN erratum 15: something hard said about a topic is not met with
@@ -366,6 +381,8 @@ def understand(text: str, table: Table) -> Understanding:
         elif best.cheerful and (cue_row is not None or felt or not strong or (
                 played and negative_cue_row(cues, words, own) is not None)):
             calm = table.calm is not None
+        hard_words = felt or cue_row is not None
+    best, calm = _dreamt(table, words, best, calm, hard_words)
     topic = next((r for r in hits if r.tag), None)
     polarity = POLARITY_NONE
     if topic is not None:
