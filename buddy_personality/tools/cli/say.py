@@ -22,8 +22,9 @@ DDS stays on this machine (DESIGN §5) and the graph is found on the same ROS_DO
 as this shell's, as every other `ros2` tool finds it.
 
 The graph is looked for `--discovery` seconds (15; DDS discovery is slow on a loaded
-machine), and `buddy say` stays at least SETTLE_S (6 s) on the graph, so a `buddy record`
-it discovers late still gets the line (`-v` says which readers it matched).
+machine), and `buddy say` stays at least SETTLE_S (6 s, `--settle`) on the graph, so a
+`buddy record` it discovers late still gets the line (`-v` says which readers it
+matched); with `--settle 0` (nothing records) it leaves once every reader acknowledged.
 
 Exit status: 0 sent (and, unless --no-wait, Buddy answered every line that was for
 Buddy), 1 no running graph was found, 2 a usage error, 3 a line sent but no answer in
@@ -90,6 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--discovery", type=argtypes.seconds, default=DISCOVERY_S,
                     help="seconds to look for a running graph before exit 1 (default "
                          f"{DISCOVERY_S:.0f}: discovery is slow on a loaded machine)")
+    ap.add_argument("--settle", type=argtypes.seconds, default=SETTLE_S,
+                    help=f"stay at least this long on the graph (default {SETTLE_S:.0f}, "
+                         "and twice as long as finding the graph took), so a `buddy record` "
+                         "found late still gets the lines; 0 when nothing records: leave "
+                         "once every reader acknowledged")
     ap.add_argument("--namespace", default=NAMESPACE, help=f"graph namespace ({NAMESPACE})")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="say on stderr which readers were matched when the line was "
@@ -188,9 +194,10 @@ def describe_readers(node: Any, writers: Sequence[tuple[Any, str]], since: float
     return f"{time.monotonic() - since:.2f} s on the graph; " + "; ".join(parts)
 
 
-def settle_time(found_after_s: float) -> float:
-    """How long to stay on the graph when finding it took `found_after_s`."""
-    return max(SETTLE_S, SETTLE_FACTOR * found_after_s)
+def settle_time(found_after_s: float, settle_s: float = SETTLE_S) -> float:
+    """How long to stay on the graph when finding it took `found_after_s`; `settle_s` 0
+    (--settle 0: nothing records the session) stays only until the readers acknowledge."""
+    return max(settle_s, SETTLE_FACTOR * found_after_s) if settle_s > 0 else 0.0
 
 
 def linger(spin: Callable[[float], None], clock: Callable[[], float], joined: float,
@@ -280,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
                   "or `ros2 launch buddy_personality robot.launch.py` in a shell with the same "
                   "ROS_DOMAIN_ID)", file=sys.stderr)
             return EXIT_NO_GRAPH
-        settle_s = settle_time(time.monotonic() - joined)
+        settle_s = settle_time(time.monotonic() - joined, ns.settle)
         if ns.verbose:
             print(f"buddy say: found the graph, {describe_readers(node, used, joined)}",
                   file=sys.stderr)

@@ -84,3 +84,23 @@ def test_usage_errors_exit_2_with_one_line(argv: list[str], says: str, tmp_path:
     assert say.main(argv) == EXIT_USAGE
     err = capsys.readouterr().err
     assert says in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_settle_0_leaves_once_the_readers_acknowledged() -> None:
+    """`--settle 0` (nothing records the session): no stay for a late recorder, but every
+    matched reader's acknowledgement is still waited for (linger's second half)."""
+    assert say.settle_time(4.0, 0.0) == 0.0
+    assert say.settle_time(1.0) == say.SETTLE_S
+    assert say.settle_time(4.0, 3.0) == 8.0
+
+    class Writer:
+        topic_name = "/buddy/speech/utterance"
+        asked = 0
+
+        def wait_for_all_acked(self, timeout: object) -> bool:
+            Writer.asked += 1
+            return True
+
+    spun: list[float] = []
+    assert say.linger(spun.append, lambda: 100.5, 100.0, [Writer()], 10.0, settle_s=0.0) == []
+    assert spun == [] and Writer.asked == 1
