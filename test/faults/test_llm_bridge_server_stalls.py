@@ -2,7 +2,9 @@
 hangs. The child must hear something within a few seconds and an answer soon after
 (spec 002 §10 RS-9): a filler at `filler_after_s`, layer 0's answer at `turn_deadline_s`
 (defaults 2.5 s and 7 s). Before the fix one reply took 240.8 s and a stall kept Buddy
-THINKING for 32.8 s. The llm_bridge node runs with its default deadlines over DDS."""
+THINKING for 32.8 s. The llm_bridge node runs over DDS with shorter deadlines (1 s and
+2.5 s, DESIGN erratum 22: the wait as long as the behaviour needs; the defaults cost 8 s a
+case) and the same margins over them as the defaults had (1.5 s and 2 s)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ from buddy_personality.nodes.llm_bridge_node import LlmBridgeNode
 from buddy_personality.tools.fakes.fake_llm_server import FakeLlmServer
 
 pytestmark = [pytest.mark.ros, pytest.mark.slow, pytest.mark.attack]
+
+FILLER_AFTER_S = 1.0
+TURN_DEADLINE_S = 2.5
 
 SERVERS = {
     "trickle": dict(mode="trickle", trickle_bytes=3, trickle_delay_s=0.1),
@@ -37,7 +42,9 @@ def test_child_hears_a_filler_then_an_answer_from_a_bad_server(ros, bad_server) 
     name, server = bad_server
     bridge = ros.add(LlmBridgeNode(**ros.node_kwargs(parameter_overrides=[
         Parameter("server_url", value=server.url), Parameter("gate.cooldown_s", value=0.0),
-        Parameter("offline_after_failures", value=5)])))
+        Parameter("offline_after_failures", value=5),
+        Parameter("filler_after_s", value=FILLER_AFTER_S),
+        Parameter("turn_deadline_s", value=TURN_DEADLINE_S)])))
     said: list[tuple[float, str]] = []
     ros.probe.create_subscription(Say, "tts/say", lambda m: said.append(
         (time.monotonic(), m.text)), 10)
@@ -51,5 +58,5 @@ def test_child_hears_a_filler_then_an_answer_from_a_bad_server(ros, bad_server) 
     (t_first, first), (t_answer, _answer) = said[:2]
     print(f"{name}: first word after {t_first - spoke:.2f} s ({first!r}), "
           f"answer after {t_answer - spoke:.2f} s")
-    assert first in FILLER_LINES and t_first - spoke <= 4.0
-    assert t_answer - spoke <= 9.0
+    assert first in FILLER_LINES and t_first - spoke <= FILLER_AFTER_S + 1.5
+    assert t_answer - spoke <= TURN_DEADLINE_S + 2.0
