@@ -19,9 +19,10 @@ from buddy_personality.nodes.common import qos
 
 pytestmark = [pytest.mark.ros, pytest.mark.process, pytest.mark.slow, pytest.mark.attack]
 
-# Longer than the old failure (2 s lease + 1 s tick + 3 s grace) with room to spare, and
-# far below the bridge's 30 s silence timeout (cognition/bridge.py), which may end it.
-PAUSE_S = 12.0
+# Longer than the old failure (2 s lease + 1 s tick + 3 s grace = 6 s) by half of it, and
+# far below the bridge's 30 s silence timeout (cognition/bridge.py), which may end it
+# (erratum 22: 12 s was twice the failure's time, waited in every run).
+PAUSE_S = 9.0
 
 
 def test_a_child_pausing_between_turns_keeps_the_session_under_buddy_run(
