@@ -57,7 +57,10 @@ def test_every_line_carries_the_mood_the_face_shows_while_it_plays(ros, tmp_path
     options = GraphOptions(namespace=ros.namespace, overrides={
         "personality": {"memory_path": str(tmp_path / "memory.json")},
         "identity": {"profiles_path": str(tmp_path / "household.json")},
-        "llm_bridge": {"household_path": str(tmp_path / "household.json")},
+        # the lines "play" twice as fast (erratum 22: the estimate of a line's length is
+        # all that plays here, and the face's mood is taken in well under half a line)
+        "llm_bridge": {"household_path": str(tmp_path / "household.json"),
+                       "speech_rate_wps": 5.0},
         "face_driver": {"port": "sim"},
     })
     for node in create_graph(options, context=ros.context):
