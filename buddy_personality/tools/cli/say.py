@@ -13,7 +13,8 @@
 
 Each argument is one line (quote it). A scripted session finds the graph once and stays
 on it once, so ten lines take about as long as Buddy's ten answers, not ten start-ups;
-it stops at the first line Buddy does not answer in time (exit 3).
+each line comes half a second after Buddy listens again (a child's pause), and the
+session stops at the first line Buddy does not answer in time (exit 3).
 
 For a headless run (`buddy run --headless`, `ros2 launch ...`) or a recording (`buddy
 record`): the line goes to `speech/utterance` exactly as the speech recogniser would
@@ -139,6 +140,11 @@ REACTED = frozenset({Phase.SPEAKING, Phase.DONE})
 LISTENS = frozenset({Phase.LISTENING, Phase.IDLE, Phase.DONE})
 # A line never lasts a minute (the bridge's own bound on SPEAKING, bridge_session.VOICE_HOLD_S).
 LISTEN_AGAIN_S = 60.0
+# The pause between Buddy listening again and the next line, as a child's (and the ears',
+# which send a line only after it was spoken). Without it a line came 7-15 ms after the
+# phase turned LISTENING, and `buddy replay` of the recording, whose timers land up to
+# ~0.1 s off the live ones, took the line before that change: 7 of 10 phases differed.
+TURN_GAP_S = 0.5
 
 
 def listens_again(phases_since_line: Sequence[int]) -> bool:
@@ -327,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"buddy say: note: Buddy is not in a conversation and the line does "
                       f"not start with '{WAKE_PHRASE}', so Buddy will not answer (PE-5)",
                       file=sys.stderr)
-            mark = len(replies)
+            mark, since = len(replies), len(phases)   # what came before this line
             speech.publish(stamp(Utterance(text=text, session_id="", is_final=True,
                                            confidence=1.0)))
             print(f"child: {text}", flush=True)
@@ -335,21 +341,23 @@ def main(argv: list[str] | None = None) -> int:
                 press(ButtonEvent.RELEASE, 0)
             if ns.no_wait or not heard:
                 continue
-            since = len(phases)
             left = len(lines) - n - 1
             if not _spin_until(node, lambda mark=mark: answered(len(replies) - mark, phase()),
                                ns.wait):
                 print(f"buddy say: no reply within {ns.wait:.0f} s"
                       + (f"; {left} more line(s) not said" if left else ""), file=sys.stderr)
                 return delivered(EXIT_NO_ANSWER)
-            _spin_until(node, lambda: False, 0.3)   # a closing line may follow at once
-            for r in replies[mark:]:
-                print(f"buddy [{r.emotion}]: {r.text}", flush=True)
-            if left and not _spin_until(node, lambda since=since: listens_again(phases[since:]),
-                                        LISTEN_AGAIN_S):
+            if not left:
+                _spin_until(node, lambda: False, 0.3)   # a closing line may follow at once
+            elif not _spin_until(node, lambda since=since: listens_again(phases[since:]),
+                                 LISTEN_AGAIN_S):   # (a closing line comes before that)
                 print(f"buddy say: Buddy did not listen again within {LISTEN_AGAIN_S:.0f} s; "
                       f"{left} more line(s) not said", file=sys.stderr)
                 return delivered(EXIT_NO_ANSWER)
+            else:
+                _spin_until(node, lambda: False, TURN_GAP_S)
+            for r in replies[mark:]:
+                print(f"buddy [{r.emotion}]: {r.text}", flush=True)
         return delivered(EXIT_OK)
     except KeyboardInterrupt:
         return EXIT_OK
