@@ -60,6 +60,35 @@ class CalmTone:
     calm_cues: frozenset[tuple[str, ...]] = frozenset()
     # Words, as said, of the lexicon that a young child uses to name a thing ("blocks").
     lexicon_not: frozenset[str] = frozenset()
+    # Someone else's deed told after the child's own ("i built a tower and my brother
+    # knocked it over"): calm, whatever the deed (calm: deed).
+    deed: Deed | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class Deed:
+    """ "and" / "then" / "but" + someone (a pronoun, or a determiner and a word) + a past
+    verb (one in -ed, or one of `pasts`) that is not in `glad` ("and mummy loved it")."""
+
+    after: frozenset[str]
+    someone: frozenset[str]
+    determiners: frozenset[str]
+    pasts: frozenset[str]
+    glad: frozenset[str]
+
+    def heard(self, words: list[str]) -> bool:
+        for i, w in enumerate(words[:-2]):
+            if w not in self.after:
+                continue
+            j = i + 1
+            if words[j] in self.determiners:
+                j += 2
+            elif words[j] not in self.someone:
+                continue
+            if j < len(words) and words[j] not in self.glad and (
+                    words[j] in self.pasts or (len(words[j]) > 4 and words[j].endswith("ed"))):
+                return True
+        return False
 
 
 @dataclass(slots=True, frozen=True)
@@ -171,7 +200,21 @@ def parse_calm(data: dict[str, Any]) -> CalmTone | None:
                               for w in normalize_words(c)),
                     lexicon, calm_cues,
                     frozenset(w for v in _strings(raw, "lexicon_not", "calm")
-                              for w in normalize_words(v)))
+                              for w in normalize_words(v)),
+                    _deed(raw.get("deed")))
+
+
+def _deed(raw: Any) -> Deed | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise TableError("calm: deed must be a mapping")
+
+    def words(key: str) -> frozenset[str]:
+        return frozenset(w for v in _strings(raw, key, "calm: deed") for w in normalize_words(v))
+
+    return Deed(words("after"), words("someone"), words("determiners"), words("pasts"),
+                words("glad"))
 
 
 def _lexicon_words(name: str) -> list[str]:

@@ -209,8 +209,11 @@ def cue_masked(cues: HardCues, words: list[str], own: list[tuple[str, ...]]) -> 
 
 def felt_negative(calm: CalmTone, words: list[str], masked: list[str]) -> bool:
     """A word of the negative lexicon, as the child may have said it (tone.spoken_forms),
-    or a calm cue (negation, an ending, absence), where `masked` (cue_masked) hears."""
+    or a calm cue (negation, an ending, absence), where `masked` (cue_masked) hears; or
+    someone else's deed told after the child's own (calm: deed)."""
     if not calm.calm_cues.isdisjoint(grams_of(masked)):
+        return True
+    if calm.deed is not None and calm.deed.heard(words):
         return True
     return any(m != "_" and w not in calm.lexicon_not
                and not calm.lexicon.isdisjoint(spoken_forms(w))

@@ -84,3 +84,14 @@ def test_a_calm_lexicon_that_is_no_file_of_the_package_is_refused() -> None:
     assert "lexicon: negative_words.yaml" in text
     with pytest.raises(TableError, match="lexicon"):
         load_table(text.replace("lexicon: negative_words.yaml", "lexicon: no_such_words.yaml"))
+
+
+# Someone else's deed told after what the child made: what they did to it is not known
+# (no word of it need be in any lexicon: "trampled", "knocked it over"), so no cheer.
+@pytest.mark.parametrize("line", [
+    "i built a tower and my brother knocked it over",
+    "i made a sandcastle and a dog trampled it",
+    "i built a den and the wind blowed it away",
+])
+def test_someone_elses_deed_after_the_childs_own_stops_the_cheer(line: str) -> None:
+    assert _cheerful_answers(line) == []
