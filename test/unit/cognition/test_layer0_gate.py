@@ -95,3 +95,15 @@ def test_a_calm_lexicon_that_is_no_file_of_the_package_is_refused() -> None:
 ])
 def test_someone_elses_deed_after_the_childs_own_stops_the_cheer(line: str) -> None:
     assert _cheerful_answers(line) == []
+
+
+# "the big boy" is another child, not the child grown: the growing-up row's cheer ("Ooh,
+# a big change!") answered what he did before.
+@pytest.mark.parametrize("line", [
+    "the big boy at the park was on the slide",
+    "the big boy thtamped on my thandcastle",
+])
+def test_the_big_boy_is_another_child_not_the_child_grown(line: str) -> None:
+    assert _cheerful_answers(line) == []
+    assert "growing_up" not in {
+        Layer0(TABLE).answer(line, random.Random(s), f"big-{s}").intent for s in range(5)}
