@@ -58,7 +58,7 @@ TYPED = (("args", slice(0, 1)), ("args", slice(1, 6)), ("stdin", slice(6, None))
 # talker's pace: a scripted session says each line once Buddy listens again, and at the
 # default the session is ~40 s of waiting on an estimate no test here checks. The bag
 # records every node's parameters, and the replay builds its graph with them.
-SPEECH_RATE_WPS = 10.0
+SPEECH_RATE_WPS = 10.0   # its ParamSpec maximum
 ROBOT_YAML = Path(__file__).resolve().parents[2] / "config" / "robot.yaml"
 
 
@@ -107,8 +107,10 @@ def _record_session(ros: RosHarness, tmp: Path) -> Path:
         (tmp / "robot.yaml").write_text(yaml.safe_dump(params))
         run = _buddy("run", "--headless", "--no-dashboard", "--duration", "600",
                      "--state-dir", str(tmp / "state"), "--params", str(tmp / "robot.yaml"))
-        assert ros.spin_until(lambda: ros.probe.count_publishers("/buddy/tts/say") >= 1
-                              and phases, 90.0), "buddy run did not come up"
+        assert ros.spin_until(lambda: (ros.probe.count_publishers("/buddy/tts/say") >= 1
+                                       and phases) or run.poll() is not None, 90.0), \
+            "buddy run did not come up"
+        assert run.poll() is None, run.communicate()   # it refused to start: why
 
         def recorder_listens() -> bool:   # else the first line may come before it does
             subs = ros.probe.get_subscriptions_info_by_topic("/buddy/speech/utterance")
