@@ -13,6 +13,7 @@ Ctrl-C exits 0 whenever it comes (the brief: `main()` of a node exits 0 on Ctrl-
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 
 
 def _run(module: str) -> int:
@@ -22,33 +23,20 @@ def _run(module: str) -> int:
         return 0
 
 
-def personality_node() -> int:
-    return _run("personality_node")
+def _executable(module: str) -> Callable[[], int]:
+    def run() -> int:
+        return _run(module)
+
+    run.__name__ = run.__qualname__ = module
+    return run
 
 
-def governor_node() -> int:
-    return _run("governor_node")
-
-
-def identity_node() -> int:
-    return _run("identity_node")
-
-
-def face_driver_node() -> int:
-    return _run("face_driver_node")
-
-
-def llm_bridge_node() -> int:
-    return _run("llm_bridge_node")
-
-
-def tts_node() -> int:
-    return _run("tts_node")
-
-
-def asr_node() -> int:
-    return _run("asr_node")
-
-
-def parent_dashboard_node() -> int:
-    return _run("parent_dashboard_node")
+# setup.py's console_scripts name these (one per node of robot.launch.py)
+personality_node = _executable("personality_node")
+governor_node = _executable("governor_node")
+identity_node = _executable("identity_node")
+face_driver_node = _executable("face_driver_node")
+llm_bridge_node = _executable("llm_bridge_node")
+tts_node = _executable("tts_node")
+asr_node = _executable("asr_node")
+parent_dashboard_node = _executable("parent_dashboard_node")
