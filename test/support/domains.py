@@ -49,18 +49,29 @@ def _free_block_index(workers: int) -> int | None:
     return None
 
 
+def _inherited_block(owner: str) -> int | None:
+    """The block a test's own subprocess inherits from its worker: `index@owner`, taken
+    only from the same owner. pytest's main process imports this module too (conftest)
+    before xdist starts the workers, which inherit its environment: read without the
+    owner, its "0" put every worker on block 0 (two workers' files met on one domain
+    whenever their places in the block came round to the same id: a second llm_bridge on
+    the live recording's domain, another test's "hey buddy, hello" in its bag)."""
+    value = os.environ.get("BUDDY_TEST_DOMAIN_BLOCK", "")
+    index, _, tag = value.partition("@")
+    return int(index) if tag == owner and index.isdigit() else None
+
+
 def _block() -> tuple[int, int]:
     workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or "1"))
     name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    inherited = os.environ.get("BUDDY_TEST_DOMAIN_BLOCK")   # a test's own subprocess
-    if inherited is not None:
-        index = int(inherited)
-    else:
+    owner = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    index = _inherited_block(owner)
+    if index is None:
         index = _free_block_index(workers) if "PYTEST_XDIST_WORKER" in os.environ else None
         if index is None:
             index = int(name.removeprefix("gw")) if name.startswith("gw") else 0
             index %= workers
-        os.environ["BUDDY_TEST_DOMAIN_BLOCK"] = str(index)
+        os.environ["BUDDY_TEST_DOMAIN_BLOCK"] = f"{index}@{owner}"
     size = MAX_DOMAINS // workers
     return 1 + index * size, size
 
