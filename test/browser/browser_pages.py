@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from buddy_personality.dashboard.app import DashboardApp
 from buddy_personality.dashboard.plain_words import rule_words
@@ -86,3 +87,32 @@ def serving(port: InMemoryPort) -> Iterator[str]:
     finally:
         app.close()
         server.stop()
+
+
+@dataclass(slots=True)
+class SharedPage:
+    """A page logged in once and only read by the tests that share it."""
+    page: object
+    port: InMemoryPort
+    dialogs: list[str] = field(default_factory=list)   # every alert()/confirm() it showed
+
+
+@contextlib.contextmanager
+def logged_in_once(browser, port: InMemoryPort, viewport: dict,
+                   *ready: str) -> Iterator[SharedPage]:
+    """Serve `port`, open the page, log in and wait for each selector in `ready`: for a
+    module's tests that only read the page (issue 28 item 5: a context, a page and a
+    login cost ~1 s of Chromium each on the 2-core machine). A test that clicks, types or
+    changes the port opens its own page."""
+    with serving(port) as url:
+        context, page = open_page(browser, url, viewport)
+        shared = SharedPage(page, port)
+        page.on("dialog", lambda d: (shared.dialogs.append(d.message), d.dismiss()))
+        try:
+            page.wait_for_selector("#login:not([hidden])")
+            log_in(page)
+            for selector in ready:
+                page.wait_for_selector(selector)
+            yield shared
+        finally:
+            context.close()

@@ -129,7 +129,7 @@ def test_forget_everything_empties_the_memory_file_on_disk(browser, ros, graph, 
         log_in(page, dashboard.url)
         page.wait_for_selector("#memories td.tag", timeout=10000)
         assert "likes_dinosaurs" in page.text_content("#memories")
-        page.screenshot(path=str(shots / "graph-laptop.png"), full_page=True)
+        shots(page, "graph-laptop.png", full_page=True)
         page.click("#forget-all")
         page.wait_for_selector("#confirm:not([hidden])", timeout=10000)
         # the identity node's confirmation question, nothing forgotten yet (spec 004 §3)
@@ -206,7 +206,7 @@ def test_lowering_todays_limits_from_the_page(browser, ros, graph, tmp_path, sho
         page.wait_for_selector("#session-text:has-text('of 10 min')", timeout=10000)
         saved = json.loads((tmp_path / "usage.json").read_text())
         assert saved["lowered_daily_limit_s"] == 1800.0
-        page.screenshot(path=str(shots / "graph-limits-lowered.png"), full_page=True)
+        shots(page, "graph-limits-lowered.png", full_page=True)
         page.fill("#limit-daily", "60")
         page.fill("#limit-session", "")
         page.click("#limits-form button[type=submit]")
@@ -244,7 +244,7 @@ def test_forgetting_one_child_from_the_page(browser, ros, graph, shots) -> None:
                                timeout=10000)
         assert "favourite_colour_blue" not in page.text_content("#memories")
         assert "sings_songs" in page.text_content("#memories")
-        page.screenshot(path=str(shots / "graph-forget-child-phone.png"), full_page=True)
+        shots(page, "graph-forget-child-phone.png", full_page=True)
     page.close()
 
 
@@ -282,7 +282,7 @@ def test_a_parent_sets_up_the_household_through_the_identity_node(browser, ros, 
         on_disk = {e["tag"]: e.get("users") for e in json.loads(memory.read_text())["entries"]}
         assert "favourite_colour_blue" not in on_disk and on_disk["likes_dinosaurs"] == ["mia"]
         assert "leo" not in {p["user_id"] for p in json.loads(household.read_text())["profiles"]}
-        page.screenshot(path=str(shots / "graph-household-phone.png"), full_page=True)
+        shots(page, "graph-household-phone.png", full_page=True)
     page.close()
 
 

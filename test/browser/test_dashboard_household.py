@@ -29,7 +29,7 @@ def test_a_first_run_says_how_to_add_a_child_and_adds_one(browser, served, shots
     log_in(page, PIN)
     page.wait_for_selector("#household-empty:not([hidden])")
     assert "Add your child" in page.text_content("#household-empty")
-    page.locator("#panel-household").screenshot(path=str(shots / "household-first-run.png"))
+    shots(page.locator("#panel-household"), "household-first-run.png")
     page.fill("#child-name", "Leo")
     page.fill("#child-birthdate", "2021-03-03")
     page.fill("#child-addressing", "Captain Leo")
@@ -41,7 +41,7 @@ def test_a_first_run_says_how_to_add_a_child_and_adds_one(browser, served, shots
     # the consent panel lists the new child at once
     page.wait_for_selector("#consent tbody tr")
     assert "Leo" in page.text_content("#consent")
-    page.locator("#panel-household").screenshot(path=str(shots / "household.png"))
+    shots(page.locator("#panel-household"), "household.png")
     context.close()
 
 

@@ -8,7 +8,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from browser_pages import LAPTOP, PHONE, PIN, log_in, open_page, seeded_port, serving
+from browser_pages import (
+    LAPTOP,
+    PHONE,
+    PIN,
+    SharedPage,
+    log_in,
+    logged_in_once,
+    open_page,
+    seeded_port,
+    serving,
+)
 
 from buddy_personality.dashboard.records import FaceView
 from buddy_personality.dashboard.testing import InMemoryPort
@@ -21,6 +31,15 @@ def served() -> Iterator[tuple[str, InMemoryPort]]:
         yield url, port
 
 
+@pytest.fixture(scope="module")
+def read_only(browser) -> Iterator[SharedPage]:
+    """One logged-in laptop page for the tests below that only read it (the dialog
+    handler is on from before the login, so a script run by the memories panel is seen)."""
+    with logged_in_once(browser, seeded_port(), LAPTOP, "#panels:not([hidden])",
+                        "#memories table") as shared:
+        yield shared
+
+
 def test_without_a_pin_the_page_only_says_how_to_set_one(browser, served, shots) -> None:
     url, port = served
     port.pin = None
@@ -28,7 +47,7 @@ def test_without_a_pin_the_page_only_says_how_to_set_one(browser, served, shots)
     page.wait_for_selector("#no-pin:not([hidden])")
     assert page.is_hidden("#panels") and page.is_hidden("#login")
     assert "buddy parent set-pin" in page.text_content("#no-pin")
-    page.screenshot(path=str(shots / "no-pin.png"))
+    shots(page, "no-pin.png")
     context.close()
 
 
@@ -47,17 +66,12 @@ def test_a_wrong_pin_is_refused_and_repeated_ones_lock_out(browser, served, shot
         log_in(page, PIN)  # the right PIN during the lockout is refused too
     assert answer.value.status == 403 and answer.value.json()["retry_after_s"] > 0
     assert page.is_hidden("#panels")
-    page.screenshot(path=str(shots / "lockout.png"))
+    shots(page, "lockout.png")
     context.close()
 
 
-def test_after_login_every_panel_shows_the_graphs_data(browser, served, shots) -> None:
-    url, _ = served
-    context, page = open_page(browser, url, LAPTOP)
-    page.wait_for_selector("#login:not([hidden])")
-    log_in(page)
-    page.wait_for_selector("#panels:not([hidden])")
-    page.wait_for_selector("#memories table")
+def test_after_login_every_panel_shows_the_graphs_data(read_only, shots) -> None:
+    page = read_only.page
     assert page.text_content("#now-mood") == "very happy"
     assert page.get_attribute("#face", "data-mood") == "happy"
     assert page.get_attribute("#face", "data-talking") == "true"
@@ -70,24 +84,16 @@ def test_after_login_every_panel_shows_the_graphs_data(browser, served, shots) -
     consent_rows = page.locator("#consent tbody tr")
     assert consent_rows.count() == 2   # Leo (granted) and Mia (no consent yet)
     for panel in ("now", "alerts", "today", "sessions", "memories", "consent"):
-        page.locator(f"#panel-{panel}").screenshot(path=str(shots / f"panel-{panel}.png"))
-    page.screenshot(path=str(shots / "laptop.png"), full_page=True)
-    context.close()
+        shots(page.locator(f"#panel-{panel}"), f"panel-{panel}.png")
+    shots(page, "laptop.png", full_page=True)
 
 
-def test_a_memory_tag_holding_script_is_shown_as_text(browser, served) -> None:
-    url, _ = served
-    context, page = open_page(browser, url, LAPTOP)
-    dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.wait_for_selector("#login:not([hidden])")
-    log_in(page)
-    page.wait_for_selector("#memories table")
+def test_a_memory_tag_holding_script_is_shown_as_text(read_only) -> None:
+    page = read_only.page
     cells = page.locator("#memories td.tag").all_text_contents()
     assert "<script>alert('x')</script>" in cells
     assert page.locator("#memories script").count() == 0
-    assert dialogs == []
-    context.close()
+    assert read_only.dialogs == []
 
 
 def test_forget_everything_asks_first_then_empties_the_view(browser, served, shots) -> None:
@@ -100,7 +106,7 @@ def test_forget_everything_asks_first_then_empties_the_view(browser, served, sho
     page.wait_for_selector("#confirm:not([hidden])")
     assert "Forget everything" in page.text_content("#confirm-question")
     assert port.memory_views, "nothing is forgotten before the parent confirms"
-    page.locator("#panel-memories").screenshot(path=str(shots / "forget-confirm.png"))
+    shots(page.locator("#panel-memories"), "forget-confirm.png")
     page.click("#confirm-yes")
     page.wait_for_selector("#memories-empty:not([hidden])")
     assert port.memory_views == []
@@ -126,11 +132,11 @@ def test_the_page_reads_on_a_phone(browser, served, shots) -> None:
     url, _ = served
     context, page = open_page(browser, url, PHONE)
     page.wait_for_selector("#login:not([hidden])")
-    page.screenshot(path=str(shots / "phone-login.png"))
+    shots(page, "phone-login.png")
     log_in(page)
     page.wait_for_selector("#memories table")
     # nothing wider than the screen: no sideways scrolling on a phone
     overflow = page.evaluate("document.documentElement.scrollWidth")
     assert overflow <= PHONE["width"], overflow
-    page.screenshot(path=str(shots / "phone.png"), full_page=True)
+    shots(page, "phone.png", full_page=True)
     context.close()

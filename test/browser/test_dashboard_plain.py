@@ -7,9 +7,20 @@ In a real browser against the dashboard's web server with an in-memory port."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
-from browser_pages import LAPTOP, NOW, PHONE, log_in, open_page, seeded_port, serving
+from browser_pages import (
+    LAPTOP,
+    NOW,
+    PHONE,
+    SharedPage,
+    log_in,
+    logged_in_once,
+    open_page,
+    seeded_port,
+    serving,
+)
 
 from buddy_personality.dashboard.plain_words import mood_in_words
 from buddy_personality.dashboard.records import AlertView, NowView
@@ -17,8 +28,7 @@ from buddy_personality.dashboard.records import AlertView, NowView
 RULE_CODE = re.compile(r"\b(HC|RS)-\d")
 
 
-@pytest.fixture
-def served():
+def plain_port():
     port = seeded_port()
     # Buddy deep in thought after a distress stop, with no home server set up at all
     port.now_view = NowView(activity="awake", mood="thinking",
@@ -28,8 +38,22 @@ def served():
                                       "that sounded like being lost: \u201cI can't find mum\u201d.",
                                       distress=True, what="Buddy stopped the chat and told Leo "
                                       "to find a grown-up", words="I can't find mum"))
+    return port
+
+
+@pytest.fixture
+def served():
+    port = plain_port()
     with serving(port) as url:
         yield url, port
+
+
+@pytest.fixture(scope="module")
+def read_only(browser) -> Iterator[SharedPage]:
+    """One logged-in laptop page for the tests that only read it."""
+    with logged_in_once(browser, plain_port(), LAPTOP, "#memories table",
+                        "#alerts li") as shared:
+        yield shared
 
 
 def logged_in(browser, url: str, viewport: dict):
@@ -41,28 +65,24 @@ def logged_in(browser, url: str, viewport: dict):
     return context, page
 
 
-def test_no_rule_codes_only_what_happened(browser, served, shots) -> None:
+def test_no_rule_codes_only_what_happened(read_only, shots) -> None:
     """"HC-9" becomes what happened: "Buddy stopped the chat and told Leo to find a
     grown-up"; the conversations say how they ended in words."""
-    url, _ = served
-    context, page = logged_in(browser, url, LAPTOP)
+    page = read_only.page
     text = page.inner_text("#panels")
     assert not RULE_CODE.search(text), RULE_CODE.search(text)
     first = page.locator("#alerts li").first.inner_text()
     assert "Buddy stopped the chat and told Leo to find a grown-up" in first
     assert "find a grown-up" in page.inner_text("#sessions")
-    page.locator("#panel-alerts").screenshot(path=str(shots / "alerts-plain.png"))
-    context.close()
+    shots(page.locator("#panel-alerts"), "alerts-plain.png")
 
 
-def test_buddys_mood_reads_as_english_and_is_said_to_be_buddys(browser, served) -> None:
-    url, _ = served
-    context, page = logged_in(browser, url, LAPTOP)
+def test_buddys_mood_reads_as_english_and_is_said_to_be_buddys(read_only) -> None:
+    page = read_only.page
     assert page.text_content("#now-mood") == "deep in thought"   # not "very thinking"
     assert "Buddy's mood" in page.inner_text("#sessions thead")
     assert "Buddy's mood" in page.inner_text("#panel-sessions .legend")
     assert "Mood mix" not in page.inner_text("#panels")
-    context.close()
 
 
 def test_thinking_with_follows_the_bridges_health_not_the_snapshot(browser, served) -> None:
@@ -105,7 +125,7 @@ def test_nothing_is_cut_off_on_a_phone(browser, served, shots) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     labels = page.eval_on_selector_all("#sessions td", "tds => tds.map(t => t.dataset.label)")
     assert "Buddy's mood" in labels and "How it ended" in labels
-    page.screenshot(path=str(shots / "phone-plain.png"), full_page=True)
+    shots(page, "phone-plain.png", full_page=True)
     context.close()
 
 
@@ -119,7 +139,7 @@ def test_forget_everything_says_it_keeps_the_alerts_and_offers_to_clear_them(
     assert "2 safety alerts" in keeps
     assert "\u201cit hurts\u201d" in keeps and "\u201cI can't find mum\u201d" in keeps
     assert "your child's words" in page.text_content("#confirm-clear-label")
-    page.locator("#panel-memories").screenshot(path=str(shots / "forget-keeps-alerts.png"))
+    shots(page.locator("#panel-memories"), "forget-keeps-alerts.png")
     page.check("#confirm-clear-alerts")
     page.click("#confirm-yes")
     page.wait_for_selector("#memories-empty:not([hidden])")
