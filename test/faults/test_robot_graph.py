@@ -281,7 +281,9 @@ def test_ten_thousand_utterances_in_ten_seconds_then_back_to_idle(graph: Graph) 
           f"({time.monotonic() - settle:.1f} s to settle); RSS MB before/after "
           + ", ".join(f"{n} {rss0[n]:.0f}/{rss1[n]:.0f}" for n in NODES))
     g.alive()
-    assert flood_s <= 12.0
+    # How long the flood took is this probe's own publishing speed on a loaded machine, not
+    # the graph's behaviour: printed, not bounded (erratum 22: no speed limits here). The
+    # behaviour is the graph back to idle after it (a backstop of 12 s above) and alive.
     assert after <= idle + 0.15
     for n in NODES:
         assert rss1[n] - rss0[n] < 40, n
