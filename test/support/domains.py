@@ -1,7 +1,7 @@
 """ROS domain ids for the test processes (DESIGN §5: each test process on a domain of its
 own, away from 0, so no test meets another's graph or a real robot's).
 
-With pytest-xdist (`make test` runs two workers) each worker owns a block of ids: worker
+With pytest-xdist (`make test` runs three workers) each worker owns a block of ids: worker
 k of n gets [1 + k*size, k*size + size] with size = 100 // n, its own domain inside it,
 and every extra graph a test starts (the Ctrl-C runs, the launch/`buddy run` parity
 check) on `sibling_domain(...)`: another id of the same block, never the worker's own and
