@@ -48,12 +48,15 @@ def test_idle_pauses_the_tick_but_keeps_the_keepalive_and_the_3_s_backstop(ros) 
     ros.spin_for(0.5)   # the board acknowledged the change; then only heartbeats
     # Paused: a few wake-ups a second (keepalive, heartbeat, face/state) instead of 50.
     assert ticks_during(ros, node, 1.5) <= 12
-    # spec 002 §11.3 while paused: the backstop starts just after 3000 ms, as the
-    # 50 Hz tick would have it (within one 20 ms tick plus scheduling slack).
-    assert ros.spin_until(lambda: states[-1].backstop_active, timeout=4.0)
+    # spec 002 §11.3 while paused: the backstop starts after 3000 ms, at its own
+    # deadline, not at the next keepalive (up to a second later). The node spins in this
+    # test's process, which a loaded machine starves (a fresh clone with three workers saw
+    # 3.45 s): erratum 22's margin for a loaded machine, 0.5 s; the driver's own timing
+    # in its own process is test_face_driver_stall's (3.0-3.3 s) and benchmarks/face_latency.py's.
+    assert ros.spin_until(lambda: states[-1].backstop_active, timeout=4.5)
     happy_at = next(i for i, s in enumerate(states) if s.mood == "happy")
     first_stale = next(s for s in states[happy_at:] if s.backstop_active)
-    assert 3.0 < first_stale.snapshot_age_s <= 3.0 + 0.05
+    assert 3.0 < first_stale.snapshot_age_s <= 3.0 + 0.5
     assert (first_stale.mood, first_stale.intensity) == ("neutral", pytest.approx(0.2))
     # DESIGN §4.4 while paused: the unchanged face (happy, mood 1) was re-sent at
     # least once a second until the backstop, and not at every tick.

@@ -127,8 +127,10 @@ def test_stale_snapshot_starts_the_backstop_after_3_s_and_recovers(ros, board) -
     assert ros.spin_until(lambda: board.face.mood_id == 0, timeout=5.0)
     backstop_at = next(t for t, b in board.set_states if t > sent_at and b[-5] == 0)
     # spec 002 §11.3: stale after 3000 ms, then NEUTRAL at 0.2 (51 on the wire). Both
-    # are the board's arrival stamps, each up to one read of its pty (10 ms) late.
-    assert 3.0 - 0.02 <= backstop_at - sent_at <= 3.0 + 0.15
+    # are the board's arrival stamps, each up to one read of its pty (10 ms) late; the
+    # node spins in this test's process, which a loaded machine starves (erratum 22's
+    # margin, 0.5 s; the tight figure is benchmarks/face_latency.py's).
+    assert 3.0 - 0.02 <= backstop_at - sent_at <= 3.0 + 0.5
     assert board.face.intensity == 51
     assert ros.spin_until(lambda: states[-1].backstop_active)
     snaps.publish(snapshot("silly", 0.6))
