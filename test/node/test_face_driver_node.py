@@ -111,8 +111,9 @@ def test_keepalive_at_least_once_a_second_without_spam(ros, board) -> None:
     assert ros.spin_until(lambda: len(board.set_states) >= first + 3, timeout=4.0)
     times = [t for t, _ in board.set_states[first - 1:]]
     gaps = [b - a for a, b in itertools.pairwise(times)]
-    # DESIGN §4.4: at least once a second (50 ms slack for pty and scheduling) ...
-    assert max(gaps) <= 1.05
+    # DESIGN §4.4: at least once a second (slack for the pty and for this process, in
+    # which the node spins, starved on a loaded machine: erratum 22's margin) ...
+    assert max(gaps) <= 1.0 + 0.3
     # ... and an unchanged face is not resent every 20 ms tick.
     assert min(gaps) >= 0.8
 
