@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from itertools import combinations, pairwise
 
-from buddy_personality.cognition.layer0.tone import stem
+from buddy_personality.cognition.layer0.tone import LISP_PLACE, stem
 
 MAX_SWAPS = 2     # "thtowy" -> "story" takes two ("th" -> "s", "w" -> "r")
 
@@ -26,7 +26,7 @@ MAX_SWAPS = 2     # "thtowy" -> "story" takes two ("th" -> "s", "w" -> "r")
 # - "first": the first sound of the word ("fank", "firsty").
 PLACES: dict[str, re.Pattern[str]] = {
     "inside": re.compile(r"(?<=[a-rt-z])SAID"),
-    "lisp": re.compile(r"SAID(?=[b-df-hj-np-qs-tv-xz])|(?<=[aeiou])SAID(?=[aeiouy])"),
+    "lisp": re.compile(LISP_PLACE),
     "first": re.compile(r"^SAID"),
 }
 

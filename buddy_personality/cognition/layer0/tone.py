@@ -89,10 +89,12 @@ def stem(word: str) -> str:
     return w.rstrip("e") if len(w) > 4 and w.endswith("e") else w
 
 
-# A lisped "s"/"sh": a "th" before a consonant other than "r" ("thwing", "thcared") or
-# between vowels ("puthed"); not the "th" of "thank", "think", "three", "bath", "teeth",
-# "mother" ... of which a lisp guess would make "sank", "sick", "bash".
-_LISPED = re.compile(r"th(?=[b-df-hj-np-qs-tv-xz])|(?<=[aeiou])th(?=[aeiouy])")
+# Where a lisped "s"/"sh" (SAID, the sound a child says for it) stands: before a
+# consonant other than "r" ("thwing", "thcared") or between vowels ("puthed"); not the
+# "th" of "thank", "think", "three", "bath", "teeth", "mother" ... of which a lisp guess
+# would make "sank", "sick", "bash". speech.py's "lisp" place is the same pattern.
+LISP_PLACE = r"SAID(?=[b-df-hj-np-qs-tv-xz])|(?<=[aeiou])SAID(?=[aeiouy])"
+_LISPED = re.compile(LISP_PLACE.replace("SAID", "th"))
 
 
 def spoken_forms(word: str) -> tuple[str, ...]:
